@@ -1,0 +1,29 @@
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { AppDeps } from './deps';
+import { installErrorHandler } from './http/errors';
+import { installStatic } from './http/static';
+import healthRoutes from './routes/health';
+import pageRoutes from './routes/pages';
+import userRoutes from './routes/users';
+import videoRoutes from './routes/videos';
+
+/** Builds the whole HTTP app without listening: main.ts listens, tests call `app.inject()`. */
+export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: deps.config.logLevel },
+    // JSON bodies are small; uploads (multipart, tus) have their own limits on their own routes.
+    bodyLimit: 1024 * 1024,
+    // One line per request would drown the log on a video app (every HLS segment is a request).
+    logController: new LogController({ disableRequestLogging: true }),
+    // The server sits behind at most one proxy in the embedded setup; req.ip reads X-Forwarded-For then.
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  installErrorHandler(app);
+  await healthRoutes(app, deps);
+  await pageRoutes(app, deps);
+  await userRoutes(app, deps);
+  await videoRoutes(app, deps);
+  await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
+  return app;
+}

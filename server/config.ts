@@ -1,0 +1,54 @@
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Everything the embedded setup writes: database, media, mail outbox. */
+  dataDir: string;
+  /** Absent: PGlite files under dataDir/pgdata. `memory://` keeps PGlite in memory (tests). */
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  ffmpegPath: string | undefined;
+  ffprobePath: string | undefined;
+  /** Built PWA served at /. */
+  distDir: string;
+  /** Seed demo content into an empty database. */
+  seedDemo: boolean;
+  /** How many demo videos to generate on first start. */
+  demoVideoCount: number;
+  /** Start pg-boss workers in this process (off for API nodes when workers run apart). */
+  runWorkers: boolean;
+  logLevel: string;
+}
+
+const int = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return n;
+};
+
+const bool = (value: string | undefined, fallback: boolean): boolean =>
+  value === undefined || value === '' ? fallback : !/^(0|false|no|off)$/i.test(value);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env.PORT, 8080, 'PORT');
+  const host = env.HOST || '0.0.0.0';
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL || undefined,
+    ffmpegPath: env.FFMPEG_PATH || undefined,
+    ffprobePath: env.FFPROBE_PATH || undefined,
+    distDir: path.resolve(env.DIST_DIR || './dist'),
+    seedDemo: bool(env.SEED_DEMO, true),
+    demoVideoCount: int(env.DEMO_VIDEOS, 24, 'DEMO_VIDEOS'),
+    runWorkers: bool(env.RUN_WORKERS, true),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

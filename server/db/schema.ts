@@ -1,0 +1,489 @@
+// One schema for PGlite and PostgreSQL: only pg-core types both understand. Counters that feeds sort by
+// (views, likes) are denormalised onto videos and kept in step by the routes that change them.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const studios = pgTable('studios', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  /** The join key is shown once to the operator and stored hashed. */
+  keyHash: text('key_hash').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    type: text('type', { enum: ['user', 'model', 'channel'] }).notNull(),
+    name: text('name').notNull(),
+    username: text('username').notNull(),
+    slug: text('slug').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    avatarPath: text('avatar_path'),
+    coverPath: text('cover_path'),
+    description: text('description'),
+    color: text('color'),
+    gender: text('gender', { enum: ['m', 't'] })
+      .notNull()
+      .default('m'),
+    phoneNumber: text('phone_number'),
+    country: text('country'),
+    /** Comma-joined gender codes the user prefers to watch. */
+    preference: text('preference'),
+    isLive: boolean('is_live').notNull().default(false),
+    verificationStatus: text('verification_status', { enum: ['none', 'pending', 'rejected', 'approved'] })
+      .notNull()
+      .default('none'),
+    studioId: integer('studio_id').references(() => studios.id, { onDelete: 'set null' }),
+    /** A studio manager may edit the profiles and videos of the studio's members. */
+    studioRole: text('studio_role', { enum: ['member', 'manager'] }),
+    isDemo: boolean('is_demo').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower').on(sql`lower(${t.username})`),
+    uniqueIndex('users_slug_lower').on(sql`lower(${t.slug})`),
+    uniqueIndex('users_email_lower').on(sql`lower(${t.email})`),
+    index('users_type').on(t.type, t.gender),
+  ],
+);
+
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the random token: a stolen row cannot be replayed as a bearer. */
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('access_tokens_user').on(t.userId)],
+);
+
+/** One-time tokens mailed to users: email verification, login links and password resets. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['verify_email', 'login', 'password_reset'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_tokens_user').on(t.userId, t.kind)],
+);
+
+export const links = pgTable(
+  'links',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    name: text('name').notNull(),
+    icon: text('icon'),
+    isLive: boolean('is_live').notNull().default(false),
+    isImportant: boolean('is_important').notNull().default(false),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('links_user').on(t.userId, t.position)],
+);
+
+export const contests = pgTable(
+  'contests',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contests_user').on(t.userId)],
+);
+
+export const videos = pgTable(
+  'videos',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    title: text('title').notNull().default(''),
+    status: text('status', {
+      enum: ['uploaded', 'preprocess', 'processing', 'approved', 'rejected', 'deleting', 'error'],
+    })
+      .notNull()
+      .default('uploaded'),
+    /** Why a video is in error or rejected, in words a creator understands. */
+    statusReason: text('status_reason'),
+    isNsfw: boolean('is_nsfw').notNull().default(false),
+    isVertical: boolean('is_vertical').notNull().default(true),
+    durationSeconds: real('duration_seconds').notNull().default(0),
+    width: integer('width'),
+    height: integer('height'),
+    /** Paths relative to DATA_DIR/media. */
+    sourcePath: text('source_path'),
+    playlistPath: text('playlist_path'),
+    thumbnailPath: text('thumbnail_path'),
+    renditions: jsonb('renditions').$type<{ height: number; width: number; bandwidth: number }[]>(),
+    /** Scheduling: hidden from every public list until this moment. */
+    publishAt: timestamp('publish_at', { withTimezone: true }).notNull().defaultNow(),
+    uploadTimezone: text('upload_timezone'),
+    redirectToTag: text('redirect_to_tag'),
+    viewCount: integer('view_count').notNull().default(0),
+    likeCount: integer('like_count').notNull().default(0),
+    ratingCount: integer('rating_count').notNull().default(0),
+    ratingSum: integer('rating_sum').notNull().default(0),
+    isDemo: boolean('is_demo').notNull().default(false),
+    /** Recipe for generated demo media, so an interrupted first start can finish the job later. */
+    demoRecipe: jsonb('demo_recipe').$type<Record<string, unknown>>(),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('videos_public').on(t.status, t.publishAt, t.id), index('videos_user').on(t.userId, t.id)],
+);
+
+export const tags = pgTable('tags', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const videoTags = pgTable(
+  'video_tags',
+  {
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.tagId] }), index('video_tags_tag').on(t.tagId, t.videoId)],
+);
+
+export const categories = pgTable('categories', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  position: integer('position').notNull().default(0),
+});
+
+export const videoCategories = pgTable(
+  'video_categories',
+  {
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.categoryId] }), index('video_categories_cat').on(t.categoryId)],
+);
+
+export const webcamSites = pgTable('webcam_sites', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  icon: text('icon'),
+  url: text('url'),
+  position: integer('position').notNull().default(0),
+});
+
+/** Which cam sites a creator performs on: "Best of {site}" feeds list their videos. */
+export const creatorWebcamSites = pgTable(
+  'creator_webcam_sites',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => webcamSites.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.siteId] }), index('creator_webcam_sites_site').on(t.siteId)],
+);
+
+/**
+ * A viewer is a user or a guest. `viewerKey` is `u:{id}` or `g:{guestId}` so that one unique index
+ * covers both and a like can never be counted twice for the same viewer.
+ */
+const viewerColumns = () => ({
+  userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  guestId: text('guest_id'),
+  viewerKey: text('viewer_key').notNull(),
+});
+
+export const videoLikes = pgTable(
+  'video_likes',
+  {
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    ...viewerColumns(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.viewerKey] }), index('video_likes_viewer').on(t.viewerKey)],
+);
+
+export const videoViews = pgTable(
+  'video_views',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    ...viewerColumns(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('video_views_video').on(t.videoId, t.createdAt),
+    index('video_views_viewer').on(t.viewerKey, t.videoId),
+  ],
+);
+
+export const videoRatings = pgTable(
+  'video_ratings',
+  {
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: smallint('rating').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.userId] }), index('video_ratings_user').on(t.userId)],
+);
+
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: integer('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    modelId: integer('model_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.modelId] }),
+    index('follows_model').on(t.modelId, t.createdAt),
+  ],
+);
+
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial('id').primaryKey(),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    guestId: text('guest_id'),
+    email: text('email'),
+    reason: text('reason').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('reports_video').on(t.videoId)],
+);
+
+export const events = pgTable(
+  'events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: smallint('event_id').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    guestId: text('guest_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('events_event').on(t.eventId, t.createdAt)],
+);
+
+export const linkClicks = pgTable(
+  'link_clicks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    guestId: text('guest_id'),
+    isLive: boolean('is_live').notNull().default(false),
+    linkLocation: text('link_location').notNull().default('profile'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('link_clicks_link').on(t.linkId, t.createdAt)],
+);
+
+export const profileViews = pgTable(
+  'profile_views',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    profileId: integer('profile_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    guestId: text('guest_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('profile_views_profile').on(t.profileId, t.createdAt)],
+);
+
+/** `regionCode` '' means the entire country; one row per (creator, country, region). */
+export const geoBlocks = pgTable(
+  'geo_blocks',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    countryCode: text('country_code').notNull(),
+    regionCode: text('region_code').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('geo_blocks_unique').on(t.userId, t.countryCode, t.regionCode),
+    index('geo_blocks_country').on(t.countryCode, t.regionCode),
+  ],
+);
+
+export const verificationRequests = pgTable(
+  'verification_requests',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    legalName: text('legal_name').notNull(),
+    stageName: text('stage_name').notNull(),
+    address: text('address').notNull(),
+    country: text('country').notNull(),
+    gender: text('gender').notNull(),
+    dateOfBirth: date('date_of_birth').notNull(),
+    age: smallint('age').notNull(),
+    identification: text('identification', { enum: ['driver', 'passport', 'idcard'] }).notNull(),
+    identificationId: text('identification_id').notNull(),
+    frontPicturePath: text('front_picture_path').notNull(),
+    backPicturePath: text('back_picture_path').notNull(),
+    facePicturePath: text('face_picture_path').notNull(),
+    signaturePath: text('signature_path').notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('verification_requests_user').on(t.userId, t.createdAt)],
+);
+
+export const pages = pgTable('pages', {
+  slug: text('slug').primaryKey(),
+  title: text('title').notNull(),
+  content: text('content').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const contactMessages = pgTable('contact_messages', {
+  id: serial('id').primaryKey(),
+  email: text('email').notNull(),
+  message: text('message').notNull(),
+  ip: text('ip'),
+  createdAt: createdAt(),
+});
+
+export const searchLog = pgTable(
+  'search_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    query: text('query').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    guestId: text('guest_id'),
+    resultCount: integer('result_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('search_log_created').on(t.createdAt)],
+);
+
+/** A replayed POST with the same Idempotency-Key gets the first answer back and changes nothing. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    statusCode: smallint('status_code').notNull(),
+    body: jsonb('body'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+);
+
+/** Resumable (tus) uploads in progress, so that a restart knows who owns which partial file. */
+export const uploadSessions = pgTable(
+  'upload_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    offset: bigint('offset', { mode: 'number' }).notNull().default(0),
+    metadata: jsonb('metadata').$type<Record<string, string>>(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('upload_sessions_user').on(t.userId)],
+);
+
+/** Small key/value facts about this installation, e.g. when demo seeding finished. */
+export const appMeta = pgTable('app_meta', {
+  key: text('key').primaryKey(),
+  value: jsonb('value'),
+  updatedAt: updatedAt(),
+});

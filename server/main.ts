@@ -1,0 +1,52 @@
+import { buildApp } from './app';
+import { openRuntime } from './runtime';
+import { demoLogins, seedDemo } from './seed';
+
+const started = performance.now();
+const runtime = await openRuntime();
+const { config } = runtime;
+const app = await buildApp(runtime);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info(`${signal}: shutting down`);
+  // Stop taking requests first, let in-flight ones finish, then stop jobs and close the database.
+  const force = setTimeout(() => process.exit(1), 15_000).unref();
+  try {
+    await app.close();
+    await runtime.close();
+    clearTimeout(force);
+    process.exit(0);
+  } catch (err) {
+    console.error(err);
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.port, host: config.host });
+const url = config.publicUrl;
+const log = (msg: string) => console.log(`[shortcams] ${msg}`);
+log(`listening on ${url} (database: ${runtime.database.kind}, data: ${config.dataDir})`);
+
+let pending = 0;
+if (config.seedDemo) {
+  pending = await seedDemo(
+    { db: runtime.database.db, storage: runtime.storage, jobs: runtime.jobs, log },
+    {
+      videoCount: config.demoVideoCount,
+    },
+  );
+  if (pending > 0) {
+    log(`generating ${pending} demo videos with ffmpeg (the feed fills as they finish)…`);
+    await runtime.jobs.idle('demo-media');
+  }
+}
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+log(`ready in ${seconds}s: open ${url}`);
+if (config.seedDemo) {
+  for (const l of demoLogins()) log(`demo ${l.role}: ${l.email} / ${l.password}`);
+}

@@ -1,0 +1,82 @@
+// The one place that starts ffmpeg/ffprobe processes. Argument lists come from the pure builders in
+// args.ts; this wrapper only resolves the binary, runs it and turns a failure into a readable error.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+function packagedBinary(pkg: '@ffmpeg-installer/ffmpeg' | '@ffprobe-installer/ffprobe'): string {
+  const { path } = require(pkg) as { path: string };
+  // npm 11 skips the package's `chmod u+x` postinstall unless allowed; make sure it can run anyway.
+  try {
+    fs.accessSync(path, fs.constants.X_OK);
+  } catch {
+    fs.chmodSync(path, 0o755);
+  }
+  return path;
+}
+
+let resolved: { ffmpeg?: string; ffprobe?: string } = {};
+
+/** FFMPEG_PATH / FFPROBE_PATH win (a system build), else the static binaries shipped through npm. */
+export function configureBinaries(opts: {
+  ffmpegPath?: string | undefined;
+  ffprobePath?: string | undefined;
+}) {
+  resolved = { ffmpeg: opts.ffmpegPath, ffprobe: opts.ffprobePath };
+}
+
+export const ffmpegPath = () => {
+  resolved.ffmpeg ??= process.env.FFMPEG_PATH || packagedBinary('@ffmpeg-installer/ffmpeg');
+  return resolved.ffmpeg;
+};
+export const ffprobePath = () => {
+  resolved.ffprobe ??= process.env.FFPROBE_PATH || packagedBinary('@ffprobe-installer/ffprobe');
+  return resolved.ffprobe;
+};
+
+export class MediaToolError extends Error {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs a binary to completion; rejects with the last lines of stderr on a non-zero exit. */
+export function run(bin: string, args: readonly string[], opts: { timeoutMs?: number } = {}) {
+  return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    // Keep only the tail: ffmpeg can print megabytes of progress on long inputs.
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr = (stderr + d).slice(-16_384);
+    });
+    const timer = opts.timeoutMs
+      ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs).unref()
+      : undefined;
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new MediaToolError(`${bin} could not start: ${err.message}`, stderr));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ stdout, stderr });
+      else {
+        const tail = stderr.trim().split('\n').slice(-3).join(' | ');
+        reject(new MediaToolError(`${bin} exited with ${code ?? signal}: ${tail}`, stderr));
+      }
+    });
+  });
+}
+
+export const ffmpeg = (args: readonly string[], opts?: { timeoutMs?: number }) =>
+  run(ffmpegPath(), args, opts);
+export const ffprobe = (args: readonly string[], opts?: { timeoutMs?: number }) =>
+  run(ffprobePath(), args, opts);

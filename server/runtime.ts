@@ -1,0 +1,38 @@
+// Opens everything the app needs (database, migrations, jobs, storage). Shared by main.ts, the CLI and
+// the tests so that they all start the product the same way.
+import { type Config, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import type { AppDeps } from './deps';
+import { type Jobs, startJobs } from './jobs/boss';
+import { DEMO_MEDIA_QUEUE, generateDemoVideo } from './media/demo';
+import { configureBinaries } from './media/ffmpeg';
+import { MediaStorage } from './media/storage';
+
+export interface Runtime extends AppDeps {
+  jobs: Jobs;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runtime> {
+  const config = { ...loadConfig(), ...overrides };
+  configureBinaries(config);
+  const database = await openDatabase(config);
+  await database.migrate();
+  const storage = new MediaStorage(config.dataDir);
+  const jobs = await startJobs(database);
+  if (config.runWorkers) {
+    await jobs.work<{ videoId: number }>(DEMO_MEDIA_QUEUE, ({ videoId }) =>
+      generateDemoVideo({ db: database.db, storage }, videoId),
+    );
+  }
+  return {
+    config,
+    database,
+    storage,
+    jobs,
+    async close() {
+      await jobs.stop();
+      await database.close();
+    },
+  };
+}

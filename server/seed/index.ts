@@ -1,0 +1,248 @@
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { hashPassword } from '../auth/password';
+import type { Db } from '../db/client';
+import * as t from '../db/schema';
+import type { Jobs } from '../jobs/boss';
+import { DEMO_MEDIA_QUEUE, generateStill } from '../media/demo';
+import type { MediaStorage } from '../media/storage';
+import { slugify } from '../util/slug';
+import {
+  demoCategories,
+  demoCreators,
+  demoEmail,
+  demoPages,
+  demoPassword,
+  demoTags,
+  demoTitle,
+  demoUsers,
+  demoWebcamSites,
+  videoOwners,
+} from './content';
+import { stillPattern } from './patterns';
+
+const STATE_KEY = 'demo-seed';
+type SeedState = 'rows' | 'stills';
+
+interface SeedDeps {
+  db: Db;
+  storage: MediaStorage;
+  jobs: Jobs;
+  log: (msg: string) => void;
+}
+
+/** Deterministic pseudo-random numbers, so that every fresh install shows the same demo world. */
+const rand = (seed: number) => {
+  const x = Math.sin(seed * 9301 + 49297) * 233280;
+  return x - Math.floor(x);
+};
+
+export const demoLogins = () => [
+  { role: 'verified model', email: demoEmail(demoCreators[0]?.username ?? ''), password: demoPassword },
+  {
+    role: 'channel',
+    email: demoEmail(demoCreators.find((c) => c.type === 'channel')?.username ?? ''),
+    password: demoPassword,
+  },
+  { role: 'user', email: demoEmail(demoUsers[0]?.username ?? ''), password: demoPassword },
+];
+
+async function readState(db: Db): Promise<SeedState | undefined> {
+  const [row] = await db.select().from(t.appMeta).where(eq(t.appMeta.key, STATE_KEY));
+  return row?.value as SeedState | undefined;
+}
+
+async function writeState(db: Db, state: SeedState) {
+  await db
+    .insert(t.appMeta)
+    .values({ key: STATE_KEY, value: state })
+    .onConflictDoUpdate({ target: t.appMeta.key, set: { value: state, updatedAt: new Date() } });
+}
+
+/**
+ * Seeds demo content into an empty database. Each step records its completion, so a start that was
+ * interrupted picks up where it stopped; video media is produced by durable jobs that survive restarts.
+ * Returns the number of demo videos still waiting for their media.
+ */
+export async function seedDemo(deps: SeedDeps, opts: { videoCount: number }): Promise<number> {
+  const { db } = deps;
+  let state = await readState(db);
+  if (!state) {
+    const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(t.users);
+    // A database with users but no seed marker belongs to someone: never mix demo rows into it.
+    if (count > 0) return 0;
+    deps.log('seeding demo content…');
+    await insertRows(db, opts.videoCount);
+    state = 'rows';
+  }
+  if (state === 'rows') {
+    await generateStills(deps);
+    state = 'stills';
+  }
+  return enqueuePendingMedia(deps);
+}
+
+async function insertRows(db: Db, videoCount: number) {
+  const passwordHash = await hashPassword(demoPassword);
+  const now = Date.now();
+  await db.transaction(async (tx) => {
+    const sites = await tx
+      .insert(t.webcamSites)
+      .values(demoWebcamSites.map((s, position) => ({ ...s, position })))
+      .returning();
+    const siteId = new Map(sites.map((s) => [s.slug, s.id]));
+
+    const creators = await tx
+      .insert(t.users)
+      .values(
+        demoCreators.map((c) => ({
+          type: c.type,
+          name: c.name,
+          username: c.username,
+          slug: c.username,
+          email: demoEmail(c.username),
+          passwordHash,
+          emailVerifiedAt: new Date(now),
+          description: c.description,
+          color: c.color ?? null,
+          gender: c.gender,
+          phoneNumber: '+1 555 0100',
+          country: 'US',
+          isLive: c.live,
+          verificationStatus: c.verified,
+          isDemo: true,
+        })),
+      )
+      .returning();
+    const creatorId = new Map(creators.map((c) => [c.username, c.id]));
+
+    await tx.insert(t.users).values(
+      demoUsers.map((u) => ({
+        type: 'user' as const,
+        name: u.name,
+        username: u.username,
+        slug: u.username,
+        email: demoEmail(u.username),
+        passwordHash,
+        emailVerifiedAt: new Date(now),
+        gender: u.gender,
+        preference: 'm,t',
+        isDemo: true,
+      })),
+    );
+
+    const linkRows = demoCreators.flatMap((c) =>
+      c.links.map((l, position) => ({
+        userId: creatorId.get(c.username) as number,
+        name: l.name,
+        url: l.url,
+        isLive: l.live ?? false,
+        isImportant: l.important ?? false,
+        position,
+      })),
+    );
+    if (linkRows.length) await tx.insert(t.links).values(linkRows);
+
+    const contestRows = demoCreators.flatMap((c) =>
+      c.contest ? [{ userId: creatorId.get(c.username) as number, ...c.contest }] : [],
+    );
+    if (contestRows.length) await tx.insert(t.contests).values(contestRows);
+
+    const siteRows = demoCreators.flatMap((c) =>
+      c.sites.map((s) => ({ userId: creatorId.get(c.username) as number, siteId: siteId.get(s) as number })),
+    );
+    if (siteRows.length) await tx.insert(t.creatorWebcamSites).values(siteRows);
+
+    const tags = await tx
+      .insert(t.tags)
+      .values(demoTags.map((name) => ({ name, slug: slugify(name) })))
+      .returning();
+    const categories = await tx
+      .insert(t.categories)
+      .values(demoCategories.map((c, position) => ({ ...c, position })))
+      .returning();
+
+    await tx.insert(t.pages).values(Object.entries(demoPages).map(([slug, p]) => ({ slug, ...p })));
+
+    for (let i = 0; i < videoCount; i++) {
+      const owner = videoOwners[i % videoOwners.length] as string;
+      const title = demoTitle(i);
+      const views = Math.floor(200 + rand(i) * 250_000);
+      const [video] = await tx
+        .insert(t.videos)
+        .values({
+          userId: creatorId.get(owner) as number,
+          slug: slugify(title),
+          title,
+          status: 'processing',
+          isDemo: true,
+          demoRecipe: { index: i },
+          // Staggered over the past days: the newest demo clip is the first of the feed.
+          publishAt: new Date(now - (videoCount - i) * 37 * 60_000),
+          viewCount: views,
+          likeCount: Math.floor(views * (0.03 + rand(i + 100) * 0.12)),
+        })
+        .returning({ id: t.videos.id });
+      const id = video?.id as number;
+      const picked = [0, 1, 2].map((k) => tags[(i * 5 + k * 3) % tags.length]).filter((x) => x !== undefined);
+      await tx.insert(t.videoTags).values(
+        [...new Map(picked.map((tag) => [tag.id, tag])).values()].map((tag, position) => ({
+          videoId: id,
+          tagId: tag.id,
+          position,
+        })),
+      );
+      const category = categories[i % categories.length];
+      if (category) await tx.insert(t.videoCategories).values({ videoId: id, categoryId: category.id });
+    }
+    await tx.insert(t.appMeta).values({ key: STATE_KEY, value: 'rows' });
+  });
+}
+
+async function generateStills(deps: SeedDeps) {
+  const { db, storage } = deps;
+  const creators = await db
+    .select({ id: t.users.id })
+    .from(t.users)
+    .where(and(eq(t.users.isDemo, true), ne(t.users.type, 'user')))
+    .orderBy(t.users.id);
+  let n = 0;
+  for (const c of creators) {
+    const avatarPath = await generateStill(
+      storage,
+      stillPattern(n++),
+      { width: 256, height: 256 },
+      `users/${c.id}/avatar.jpg`,
+    );
+    const coverPath = await generateStill(
+      storage,
+      stillPattern(n++),
+      { width: 1000, height: 500 },
+      `users/${c.id}/cover.jpg`,
+    );
+    await db.update(t.users).set({ avatarPath, coverPath }).where(eq(t.users.id, c.id));
+  }
+  const sites = await db.select({ id: t.webcamSites.id, slug: t.webcamSites.slug }).from(t.webcamSites);
+  for (const s of sites) {
+    const icon = await generateStill(
+      storage,
+      stillPattern(n++),
+      { width: 96, height: 96 },
+      `sites/${s.slug}.jpg`,
+    );
+    await db.update(t.webcamSites).set({ icon }).where(eq(t.webcamSites.id, s.id));
+  }
+  await writeState(db, 'stills');
+}
+
+/** Queues media generation for every demo video that has none yet; the singleton key stops duplicates. */
+async function enqueuePendingMedia(deps: SeedDeps): Promise<number> {
+  const pending = await deps.db
+    .select({ id: t.videos.id })
+    .from(t.videos)
+    .where(and(eq(t.videos.isDemo, true), inArray(t.videos.status, ['uploaded', 'processing'])))
+    .orderBy(t.videos.id);
+  for (const v of pending) {
+    await deps.jobs.send(DEMO_MEDIA_QUEUE.name, { videoId: v.id }, { singletonKey: `demo-media-${v.id}` });
+  }
+  return pending.length;
+}

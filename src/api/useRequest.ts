@@ -1,0 +1,39 @@
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+
+export type RequestState<T> =
+  | { status: 'loading' }
+  | { status: 'success'; data: T }
+  | { status: 'error'; error: unknown };
+
+type Settled<T> = Exclude<RequestState<T>, { status: 'loading' }> & { tag: string };
+
+/**
+ * Loads once per `key` (and again on `retry`), aborting the previous request. A result is only shown for the
+ * key it was loaded for, so changing the key shows the spinner instead of the previous screen's data.
+ */
+export function useRequest<T>(
+  key: string,
+  load: (signal: AbortSignal) => Promise<T>,
+): RequestState<T> & { retry: () => void } {
+  const [attempt, setAttempt] = useState(0);
+  const [settled, setSettled] = useState<Settled<T> | null>(null);
+  const run = useEffectEvent(load);
+  const tag = `${attempt}\u0000${key}`;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    run(controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setSettled({ tag, status: 'success', data });
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) setSettled({ tag, status: 'error', error });
+      },
+    );
+    return () => controller.abort();
+  }, [tag]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const state: RequestState<T> = settled?.tag === tag ? (settled as RequestState<T>) : { status: 'loading' };
+  return { ...state, retry };
+}

@@ -1,0 +1,5 @@
+export * from './common';
+export * from './messages';
+export * from './page';
+export * from './user';
+export * from './video';

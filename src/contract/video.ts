@@ -1,0 +1,54 @@
+import * as v from 'valibot';
+import { dataOf, listOf, videoStatusSchema } from './common';
+
+export const tagSchema = v.object({
+  id: v.number(),
+  name: v.string(),
+  slug: v.string(),
+});
+export type Tag = v.InferOutput<typeof tagSchema>;
+
+/** The author as embedded in a video: enough for the overlay avatar, LIVE badge and profile link. */
+export const videoAuthorSchema = v.object({
+  id: v.number(),
+  slug: v.string(),
+  name: v.string(),
+  avatar: v.nullable(v.string()),
+  isLive: v.picklist([0, 1]),
+});
+
+export const videoSchema = v.object({
+  id: v.number(),
+  slug: v.string(),
+  title: v.string(),
+  tags: v.array(tagSchema),
+  user: videoAuthorSchema,
+  userId: v.number(),
+  thumbnailUrl: v.nullable(v.string()),
+  /** Seconds. */
+  duration: v.number(),
+  viewCount: v.number(),
+  likeCount: v.number(),
+  isLiked: v.boolean(),
+  isRated: v.boolean(),
+  isVertical: v.boolean(),
+  status: videoStatusSchema,
+  /** HLS master playlist (or an mp4 for legacy sources). */
+  playlistUrl: v.nullable(v.string()),
+  redirectToTag: v.nullable(v.string()),
+});
+export type Video = v.InferOutput<typeof videoSchema>;
+
+export const videoListSchema = listOf(videoSchema);
+export type VideoList = v.InferOutput<typeof videoListSchema>;
+
+export const videoResponseSchema = dataOf(videoSchema);
+
+/** Query of every feed list: gender letters comma joined (m,t), tag ids comma joined, page from 1. */
+export const feedQuerySchema = v.object({
+  gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/))),
+  tags: v.optional(v.pipe(v.string(), v.regex(/^\d+(,\d+)*$/))),
+  page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.transform(Number))),
+  per_page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/), v.transform(Number))),
+});
+export type FeedQuery = v.InferOutput<typeof feedQuerySchema>;

@@ -1,0 +1,30 @@
+import { Provider } from 'jotai';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { router } from './app/router';
+import { appStore } from './state/store';
+import { swUpdateAtom } from './state/sw';
+import './app/app.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root is missing from index.html');
+
+createRoot(root).render(
+  <StrictMode>
+    <Provider store={appStore}>
+      <RouterProvider router={router} />
+    </Provider>
+  </StrictMode>,
+);
+
+// In development a service worker would serve stale modules over Vite's; it only exists in builds.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  void import('virtual:pwa-register').then(({ registerSW }) => {
+    const updateSW = registerSW({
+      // Prompt flow: the waiting worker only takes over when the user agrees, never mid-video. The outer arrow
+      // is jotai's updater form, needed because the stored value is itself a function.
+      onNeedRefresh: () => appStore.set(swUpdateAtom, () => () => updateSW(true)),
+    });
+  });
+}

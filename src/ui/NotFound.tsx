@@ -1,0 +1,26 @@
+import { useEffect } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { messages } from '../contract';
+import './ui.css';
+
+export const NOT_FOUND_REDIRECT_MS = 3000;
+
+export function NotFound() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = window.setTimeout(() => navigate('/', { replace: true }), NOT_FOUND_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [navigate]);
+  return (
+    <section className="not-found">
+      <p className="not-found-code" aria-hidden="true">
+        404
+      </p>
+      <h1 className="not-found-title">{messages.notFound.title}</h1>
+      <p className="not-found-body">{messages.notFound.body}</p>
+      <Link to="/" replace className="btn btn-primary">
+        Go home
+      </Link>
+    </section>
+  );
+}

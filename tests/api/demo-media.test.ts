@@ -1,0 +1,131 @@
+// Real ffmpeg, real pg-boss on the test database: the demo seed produces playable HLS and survives being
+// run again.
+import fs from 'node:fs/promises';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../server/db/schema';
+import { DEMO_MEDIA_QUEUE, generateDemoVideo } from '../../server/media/demo';
+import { ffmpeg, ffprobe } from '../../server/media/ffmpeg';
+import { seedDemo } from '../../server/seed';
+import { demoCreators, demoPages } from '../../server/seed/content';
+import { createTestContext, type TestContext } from './helpers';
+
+let ctx: TestContext;
+const VIDEOS = 2;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ jobs: true });
+  const jobs = ctx.jobs;
+  if (!jobs) throw new Error('jobs expected');
+  await jobs.work<{ videoId: number }>(DEMO_MEDIA_QUEUE, ({ videoId }) =>
+    generateDemoVideo({ db: ctx.database.db, storage: ctx.storage }, videoId),
+  );
+  const pending = await seedDemo(
+    { db: ctx.database.db, storage: ctx.storage, jobs, log: () => {} },
+    { videoCount: VIDEOS },
+  );
+  expect(pending).toBe(VIDEOS);
+  await jobs.idle(DEMO_MEDIA_QUEUE.name);
+}, 180_000);
+afterAll(() => ctx.close());
+
+const count = async (table: typeof t.users | typeof t.videos | typeof t.pages) => {
+  const [row] = await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(table);
+  return row?.n ?? 0;
+};
+
+describe('demo seed', () => {
+  it('creates creators, pages and videos, and the job queue approves every video', async () => {
+    expect(await count(t.pages)).toBe(Object.keys(demoPages).length);
+    const creators = await ctx.database.db.select().from(t.users).where(eq(t.users.isDemo, true));
+    expect(creators.filter((u) => u.type !== 'user')).toHaveLength(demoCreators.length);
+    expect(creators.filter((u) => u.type !== 'user').every((u) => u.avatarPath && u.coverPath)).toBe(true);
+    const videos = await ctx.database.db.select().from(t.videos);
+    expect(videos.map((v) => v.status)).toEqual(Array(VIDEOS).fill('approved'));
+  });
+
+  it('writes a valid HLS stream: vertical 540x960 H.264 + AAC, 5 to 15 s, 2 s segments', async () => {
+    const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
+    const master = ctx.storage.abs(video?.playlistPath ?? '');
+    // The npm ffprobe builds crash on MPEG-TS input, so remux the stream to MP4 first: a stream that
+    // ffmpeg can copy out of the master playlist end to end is a valid stream, and the MP4 probes cleanly.
+    const mp4 = ctx.storage.abs('probe.mp4');
+    await ffmpeg(['-v', 'error', '-y', '-i', master, '-map', '0', '-c', 'copy', mp4]);
+    const { stdout } = await ffprobe([
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_name,width,height:format=duration',
+      '-of',
+      'json',
+      mp4,
+    ]);
+    const probe = JSON.parse(stdout) as {
+      streams: { codec_name: string; width?: number; height?: number }[];
+      format: { duration: string };
+    };
+    const codecs = probe.streams.map((s) => s.codec_name).sort();
+    expect(codecs).toEqual(['aac', 'h264']);
+    expect(probe.streams.find((s) => s.codec_name === 'h264')).toMatchObject({ width: 540, height: 960 });
+    const duration = Number(probe.format.duration);
+    expect(duration).toBeGreaterThanOrEqual(5);
+    expect(duration).toBeLessThanOrEqual(15.5);
+    const media = await fs.readFile(master.replace('master.m3u8', '540p/index.m3u8'), 'utf8');
+    expect(media).toContain('#EXT-X-ENDLIST');
+    expect(media).toMatch(/#EXT-X-TARGETDURATION:2\n/);
+  });
+
+  it('serves playlists, segments and thumbnails with range support and proper types', async () => {
+    const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
+    const master = await ctx.app.inject({ method: 'GET', url: `/media/${video?.playlistPath}` });
+    expect(master.statusCode).toBe(200);
+    expect(master.headers['content-type']).toBe('application/vnd.apple.mpegurl');
+    const thumb = await ctx.app.inject({ method: 'GET', url: `/media/${video?.thumbnailPath}` });
+    expect(thumb.statusCode).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/jpeg');
+    expect(thumb.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    const segment = `/media/videos/${video?.id}/540p/seg_000.ts`;
+    const ranged = await ctx.app.inject({ method: 'GET', url: segment, headers: { range: 'bytes=0-187' } });
+    expect(ranged.statusCode).toBe(206);
+    expect(ranged.headers['content-range']).toMatch(/^bytes 0-187\/\d+$/);
+    expect(ranged.rawPayload.length).toBe(188);
+    expect(ranged.rawPayload[0]).toBe(0x47); // MPEG-TS sync byte
+  });
+
+  it('refuses paths that escape the media folder', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/media/..%2F..%2Fetc%2Fpasswd' });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+  });
+
+  it('does nothing the second time: no duplicate rows, nothing queued', async () => {
+    const before = [await count(t.users), await count(t.videos), await count(t.pages)];
+    const jobs = ctx.jobs;
+    if (!jobs) throw new Error('jobs expected');
+    const pending = await seedDemo(
+      { db: ctx.database.db, storage: ctx.storage, jobs, log: () => {} },
+      { videoCount: VIDEOS },
+    );
+    expect(pending).toBe(0);
+    expect([await count(t.users), await count(t.videos), await count(t.pages)]).toEqual(before);
+  });
+
+  it('finishes a video whose media was lost mid-way when it is queued again', async () => {
+    const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
+    const id = video?.id ?? 0;
+    await ctx.storage.remove(`videos/${id}`);
+    await ctx.database.db.update(t.videos).set({ status: 'processing' }).where(eq(t.videos.id, id));
+    const jobs = ctx.jobs;
+    if (!jobs) throw new Error('jobs expected');
+    expect(
+      await seedDemo(
+        { db: ctx.database.db, storage: ctx.storage, jobs, log: () => {} },
+        { videoCount: VIDEOS },
+      ),
+    ).toBe(1);
+    await jobs.idle(DEMO_MEDIA_QUEUE.name);
+    const [after] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
+    expect(after?.status).toBe('approved');
+    await expect(fs.stat(ctx.storage.abs(`videos/${id}/master.m3u8`))).resolves.toBeTruthy();
+  });
+});

@@ -1,0 +1,120 @@
+// Builds the real app on a real database for one test file: in-memory PGlite by default, or a fresh
+// database on the PostgreSQL server of DATABASE_URL (dropped afterwards), so both run the same suite.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app';
+import { type Config, loadConfig } from '../../server/config';
+import { type Database, openDatabase } from '../../server/db/client';
+import * as t from '../../server/db/schema';
+import type { AppDeps } from '../../server/deps';
+import { type Jobs, startJobs } from '../../server/jobs/boss';
+import { MediaStorage } from '../../server/media/storage';
+
+export interface TestContext extends AppDeps {
+  app: FastifyInstance;
+  database: Database;
+  jobs?: Jobs;
+  close(): Promise<void>;
+}
+
+async function createPostgresDatabase(adminUrl: string) {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
+
+export async function createTestContext(opts: { jobs?: boolean; config?: Partial<Config> } = {}) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'shortcams-test-'));
+  const pgDb = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
+  const config: Config = {
+    ...loadConfig({}),
+    dataDir,
+    databaseUrl: pgDb?.url ?? 'memory://',
+    distDir: path.join(dataDir, 'no-dist'),
+    seedDemo: false,
+    logLevel: 'silent',
+    ...opts.config,
+  };
+  const database = await openDatabase(config);
+  await database.migrate();
+  const storage = new MediaStorage(dataDir);
+  const jobs = opts.jobs ? await startJobs(database) : undefined;
+  const app = await buildApp({ config, database, storage, jobs }, { logger: false });
+  await app.ready();
+  const ctx: TestContext = {
+    app,
+    config,
+    database,
+    storage,
+    jobs,
+    async close() {
+      await app.close();
+      await jobs?.stop();
+      await database.close();
+      await pgDb?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return ctx;
+}
+
+let counter = 0;
+/** A creator with sensible defaults; tests override only what they are about. */
+export async function insertUser(ctx: TestContext, values: Partial<typeof t.users.$inferInsert> = {}) {
+  const n = ++counter;
+  const username = values.username ?? `creator_${n}_${randomBytes(3).toString('hex')}`;
+  const [user] = await ctx.database.db
+    .insert(t.users)
+    .values({
+      type: 'model',
+      name: `Creator ${n}`,
+      username,
+      slug: username,
+      email: `${username}@example.test`,
+      passwordHash: 'not-a-real-hash',
+      verificationStatus: 'approved',
+      ...values,
+    })
+    .returning();
+  if (!user) throw new Error('insert failed');
+  return user;
+}
+
+export async function insertVideo(
+  ctx: TestContext,
+  values: Partial<typeof t.videos.$inferInsert> & { userId: number },
+) {
+  const [video] = await ctx.database.db
+    .insert(t.videos)
+    .values({
+      slug: 'clip',
+      title: 'Clip',
+      status: 'approved',
+      durationSeconds: 8,
+      playlistPath: 'videos/x/master.m3u8',
+      thumbnailPath: 'videos/x/thumb.jpg',
+      ...values,
+    })
+    .returning();
+  if (!video) throw new Error('insert failed');
+  return video;
+}

@@ -1,0 +1,98 @@
+import { eq } from 'drizzle-orm';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../server/db/schema';
+import { videoListSchema } from '../../src/contract';
+import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
+
+let ctx: TestContext;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const male = await insertUser(ctx, { gender: 'm', avatarPath: 'users/1/avatar.jpg', isLive: true });
+  const trans = await insertUser(ctx, { gender: 't' });
+  const [neon] = await ctx.database.db.insert(t.tags).values({ name: 'neon', slug: 'neon' }).returning();
+  const hour = 3600_000;
+  const now = Date.now();
+  // Twelve public videos, one hour apart, alternating creators; the newest is "v11".
+  for (let i = 0; i < 12; i++) {
+    const video = await insertVideo(ctx, {
+      userId: i % 2 ? trans.id : male.id,
+      title: `v${i}`,
+      slug: `v${i}`,
+      publishAt: new Date(now - (12 - i) * hour),
+    });
+    ids[`v${i}`] = video.id;
+    if (i % 3 === 0 && neon)
+      await ctx.database.db.insert(t.videoTags).values({ videoId: video.id, tagId: neon.id });
+  }
+  ids.neon = neon?.id ?? 0;
+  // Never public: still processing, failed, deleting, or scheduled for tomorrow.
+  await insertVideo(ctx, { userId: male.id, title: 'processing', status: 'processing' });
+  await insertVideo(ctx, { userId: male.id, title: 'error', status: 'error' });
+  await insertVideo(ctx, { userId: male.id, title: 'deleting', status: 'deleting' });
+  await insertVideo(ctx, { userId: male.id, title: 'scheduled', publishAt: new Date(now + 24 * hour) });
+});
+afterAll(() => ctx.close());
+
+const get = async (url: string) => {
+  const res = await ctx.app.inject({ method: 'GET', url });
+  expect(res.statusCode).toBe(200);
+  return v.parse(videoListSchema, res.json());
+};
+
+describe('GET /v1/videos', () => {
+  it('lists only approved videos whose time has come, newest first, in the contract shape', async () => {
+    const body = await get('/v1/videos?per_page=50');
+    expect(body.data.map((x) => x.title)).toEqual(Array.from({ length: 12 }, (_, i) => `v${11 - i}`));
+    expect(body.links.next).toBeNull();
+  });
+
+  it('embeds author, tags and media URLs the player needs', async () => {
+    const body = await get('/v1/videos?per_page=50');
+    const first = body.data.find((x) => x.title === 'v0');
+    expect(first?.playlistUrl).toBe('/media/videos/x/master.m3u8');
+    expect(first?.thumbnailUrl).toBe('/media/videos/x/thumb.jpg');
+    expect(first?.user).toMatchObject({ avatar: '/media/users/1/avatar.jpg', isLive: 1 });
+    expect(first?.tags.map((tag) => tag.slug)).toEqual(['neon']);
+  });
+
+  it('pages without gaps or repeats and links to the next page with the same filters', async () => {
+    const seen: string[] = [];
+    let url: string | null = '/v1/videos?per_page=5&gender=m,t';
+    let pages = 0;
+    while (url) {
+      const body = await get(url);
+      seen.push(...body.data.map((x) => x.title));
+      url = body.links.next;
+      if (url) expect(url).toContain('gender=m%2Ct');
+      pages++;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => `v${11 - i}`));
+  });
+
+  it('filters by the creator gender', async () => {
+    const trans = await get('/v1/videos?gender=t&per_page=50');
+    expect(trans.data.map((x) => x.title)).toEqual(['v11', 'v9', 'v7', 'v5', 'v3', 'v1']);
+  });
+
+  it('filters by tag ids', async () => {
+    const body = await get(`/v1/videos?tags=${ids.neon}&per_page=50`);
+    expect(body.data.map((x) => x.title)).toEqual(['v9', 'v6', 'v3', 'v0']);
+  });
+
+  it('shows a video once it is approved', async () => {
+    const [processing] = await ctx.database.db
+      .select()
+      .from(t.videos)
+      .where(eq(t.videos.title, 'processing'));
+    await ctx.database.db
+      .update(t.videos)
+      .set({ status: 'approved' })
+      .where(eq(t.videos.id, processing?.id ?? 0));
+    const body = await get('/v1/videos?per_page=1');
+    expect(body.data[0]?.title).toBe('processing');
+  });
+});

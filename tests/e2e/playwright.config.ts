@@ -1,0 +1,36 @@
+import { defineConfig, devices } from 'playwright/test';
+import { chromiumLaunchOptions } from './browser';
+
+const launchOptions = chromiumLaunchOptions();
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './global-setup.ts',
+  // Two cores: one worker keeps the server, ffmpeg-free by now, and the browser from starving each other.
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  // The test runner of `npm test` asks for a JSON report to count results; people get the list.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions,
+  },
+  outputDir: '../../test-results',
+  projects: [
+    {
+      name: 'phone',
+      // HTTP-level checks do not depend on the viewport: they run once, in the wide project.
+      testIgnore: /server\.spec\.ts/,
+      use: { ...devices['Pixel 7'], browserName: 'chromium', launchOptions },
+    },
+    {
+      name: 'wide',
+      use: { browserName: 'chromium', viewport: { width: 1440, height: 900 }, launchOptions },
+    },
+  ],
+});

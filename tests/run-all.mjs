@@ -1,0 +1,92 @@
+// `npm test`: every check in sequence — typecheck, lint, unit, API on PGlite, API on PostgreSQL when
+// DATABASE_URL is set, browser e2e — and one closing line `N passed, N failed` that sums them all.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shortcams-test-'));
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const totals = { passed: 0, failed: 0 };
+const lines = [];
+
+function run(label, cmd, args, env = process.env) {
+  console.log(`\n=== ${label}`);
+  return spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env }).status === 0;
+}
+
+/** A check that is one pass or one failure (typecheck, lint). */
+function check(label, cmd, args) {
+  const ok = run(label, cmd, args);
+  totals[ok ? 'passed' : 'failed'] += 1;
+  lines.push(`${label}: ${ok ? 'ok' : 'FAILED'}`);
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A suite counted test by test from its JSON report; a crash with no report counts as one failure. */
+function suite(label, cmd, args, reportFile, count, env) {
+  const ok = run(label, cmd, args, env);
+  const report = readJson(reportFile);
+  const counted = report ? count(report) : { passed: 0, failed: 1 };
+  if (!ok && counted.failed === 0) counted.failed = 1;
+  totals.passed += counted.passed;
+  totals.failed += counted.failed;
+  lines.push(`${label}: ${counted.passed} passed, ${counted.failed} failed`);
+}
+
+const vitestCount = (r) => ({
+  passed: r.numPassedTests,
+  failed: r.numFailedTests + (r.numPendingTests ?? 0),
+});
+const vitest = (label, project, env) => {
+  const file = path.join(reports, `${label.replace(/\W+/g, '-')}.json`);
+  suite(
+    label,
+    bin('vitest'),
+    ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    file,
+    vitestCount,
+    env,
+  );
+};
+
+const withoutDb = { ...process.env };
+delete withoutDb.DATABASE_URL;
+
+check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+check('lint', 'npm', ['run', '--silent', 'lint']);
+vitest('unit', 'unit', withoutDb);
+vitest('api (PGlite)', 'api', withoutDb);
+if (process.env.DATABASE_URL) vitest('api (PostgreSQL)', 'api', process.env);
+
+const build = run('build', bin('vite'), ['build', '--logLevel', 'warn']);
+totals[build ? 'passed' : 'failed'] += 1;
+lines.push(`build: ${build ? 'ok' : 'FAILED'}`);
+if (build) {
+  const file = path.join(reports, 'e2e.json');
+  suite(
+    'e2e',
+    bin('playwright'),
+    ['test', '-c', 'tests/e2e/playwright.config.ts'],
+    file,
+    (r) => ({
+      passed: r.stats.expected + (r.stats.flaky ?? 0),
+      // A skipped browser test is a test that did not prove anything: it counts against the run.
+      failed: r.stats.unexpected + (r.stats.skipped ?? 0),
+    }),
+    { ...withoutDb, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+  );
+}
+
+console.log('\n=== summary');
+for (const line of lines) console.log(`  ${line}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed === 0 ? 0 : 1);
