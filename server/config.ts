@@ -20,6 +20,10 @@ export interface Config {
   /** Start pg-boss workers in this process (off for API nodes when workers run apart). */
   runWorkers: boolean;
   logLevel: string;
+  /** Trusted proxy header with the viewer's ISO country code (e.g. Cloudflare's CF-IPCountry). */
+  geoCountryHeader: string;
+  /** Trusted proxy header with the viewer's ISO 3166-2 region (e.g. "US-CA" or "CA"). */
+  geoRegionHeader: string;
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -50,5 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoVideoCount: int(env.DEMO_VIDEOS, 24, 'DEMO_VIDEOS'),
     runWorkers: bool(env.RUN_WORKERS, true),
     logLevel: env.LOG_LEVEL || 'info',
+    geoCountryHeader: (env.GEO_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
+    geoRegionHeader: (env.GEO_REGION_HEADER || 'cf-region-code').toLowerCase(),
   };
 }

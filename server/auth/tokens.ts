@@ -1,0 +1,49 @@
+// Bearer and one-time tokens: 32 random bytes shown once to the client, only their SHA-256 stored. A leaked
+// database row therefore cannot be presented as a token (the hash is not the token).
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import * as t from '../db/schema';
+
+/** A session without "remember me" lasts a day; with it, sixty days (sliding is not needed for a feed app). */
+export const ACCESS_TOKEN_TTL_MS = { session: 24 * 3600_000, remember: 60 * 24 * 3600_000 } as const;
+
+export const newToken = () => randomBytes(32).toString('base64url');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export async function issueAccessToken(db: Db, userId: number, rememberMe: boolean): Promise<string> {
+  const token = newToken();
+  const ttl = rememberMe ? ACCESS_TOKEN_TTL_MS.remember : ACCESS_TOKEN_TTL_MS.session;
+  await db.insert(t.accessTokens).values({
+    userId,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + ttl),
+  });
+  return token;
+}
+
+export type UserRow = typeof t.users.$inferSelect;
+
+/** The user a bearer token belongs to, or undefined when it is unknown, revoked or expired. */
+export async function userForAccessToken(db: Db, token: string): Promise<UserRow | undefined> {
+  if (!/^[A-Za-z0-9_-]{20,128}$/.test(token)) return undefined;
+  const [row] = await db
+    .select({ user: t.users })
+    .from(t.accessTokens)
+    .innerJoin(t.users, eq(t.users.id, t.accessTokens.userId))
+    .where(
+      and(
+        eq(t.accessTokens.tokenHash, hashToken(token)),
+        isNull(t.accessTokens.revokedAt),
+        gt(t.accessTokens.expiresAt, sql`now()`),
+      ),
+    );
+  return row?.user;
+}
+
+export async function revokeAccessToken(db: Db, token: string): Promise<void> {
+  await db
+    .update(t.accessTokens)
+    .set({ revokedAt: new Date() })
+    .where(eq(t.accessTokens.tokenHash, hashToken(token)));
+}
