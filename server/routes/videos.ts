@@ -1,17 +1,14 @@
-import { and, desc, eq, exists, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, desc, exists, inArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type FeedQuery, feedQuerySchema } from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { parse } from '../http/validate';
 import { presentVideos } from './present';
+import { publicVideo } from './visibility';
 
 const DEFAULT_PER_PAGE = 10;
 const MAX_PER_PAGE = 50;
-
-/** What any viewer may see: approved, and its scheduled time has come. */
-export const publicVideo = (): SQL =>
-  and(eq(t.videos.status, 'approved'), lte(t.videos.publishAt, sql`now()`)) as SQL;
 
 function feedFilters(query: FeedQuery): SQL[] {
   const filters = [publicVideo()];

@@ -1,4 +1,6 @@
 export * from './common';
+export * from './discover';
+export * from './interactions';
 export * from './messages';
 export * from './page';
 export * from './user';
