@@ -65,3 +65,21 @@ describe('password hashing', () => {
     expect(await verifyPassword('correct horse', 'garbage')).toBe(false);
   });
 });
+
+describe('studio permissions', () => {
+  it('lets a creator and their studio managers act for them, nobody else', async () => {
+    const { canManageCreator } = await import('../../server/auth/permissions');
+    const [studio] = await ctx.database.db.insert(t.studios).values({ name: 'S', keyHash: 'k1' }).returning();
+    const [other] = await ctx.database.db.insert(t.studios).values({ name: 'O', keyHash: 'k2' }).returning();
+    const member = await insertUser(ctx, { studioId: studio?.id, studioRole: 'member' });
+    const manager = await insertUser(ctx, { studioId: studio?.id, studioRole: 'manager' });
+    const peer = await insertUser(ctx, { studioId: studio?.id, studioRole: 'member' });
+    const foreignManager = await insertUser(ctx, { studioId: other?.id, studioRole: 'manager' });
+    const db = ctx.database.db;
+    expect(await canManageCreator(db, member, member.id)).toBe(true);
+    expect(await canManageCreator(db, manager, member.id)).toBe(true);
+    expect(await canManageCreator(db, peer, member.id)).toBe(false);
+    expect(await canManageCreator(db, foreignManager, member.id)).toBe(false);
+    expect(await canManageCreator(db, member, manager.id)).toBe(false);
+  });
+});
