@@ -3,6 +3,7 @@ import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
 import { installStatic } from './http/static';
 import healthRoutes from './routes/health';
+import interactionRoutes from './routes/interactions';
 import pageRoutes from './routes/pages';
 import userRoutes from './routes/users';
 import videoRoutes from './routes/videos';
@@ -24,6 +25,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
   await pageRoutes(app, deps);
   await userRoutes(app, deps);
   await videoRoutes(app, deps);
+  await interactionRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

@@ -3,12 +3,16 @@ import * as v from 'valibot';
 /** Guests identify themselves with a locally generated id (a UUID); users with their bearer token. */
 export const guestIdSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{8,64}$/, 'Invalid guest id.'));
 
+// A missing key must answer the field's own message, not valibot's generic one: the optional wrapper
+// lets the pipe run on undefined so v.number reports `message`.
 const id = (message: string) =>
   v.pipe(
-    v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))], message),
-    v.number(),
+    v.optional(v.unknown(), null),
+    v.transform((x) => (typeof x === 'string' && /^\d{1,10}$/.test(x) ? Number(x) : x)),
+    v.number(message),
     v.integer(message),
     v.minValue(1, message),
+    v.maxValue(2_147_483_647, message),
   );
 
 /** The viewer part every tracking post carries; user_id is informative only, the token decides. */
@@ -54,3 +58,85 @@ export type LinkClickInput = v.InferOutput<typeof linkClickSchema>;
 /** POST /v1/profile-view */
 export const profileViewSchema = v.object({ profile_id: id('Missing profile id.'), ...viewerFields });
 export type ProfileViewInput = v.InferOutput<typeof profileViewSchema>;
+
+/** POST /v1/video-rating/rate: users only; 1 (worst) to 5 (best), the emoji scale of spec §9. */
+export const videoRatingSchema = v.object({
+  video_id: id('Missing video id.'),
+  rating: v.pipe(
+    v.optional(v.unknown(), null),
+    v.transform((x) => (typeof x === 'string' && /^\d$/.test(x) ? Number(x) : x)),
+    v.number('Choose a rating from 1 to 5.'),
+    v.integer('Choose a rating from 1 to 5.'),
+    v.minValue(1, 'Choose a rating from 1 to 5.'),
+    v.maxValue(5, 'Choose a rating from 1 to 5.'),
+  ),
+});
+export type VideoRatingInput = v.InferOutput<typeof videoRatingSchema>;
+
+/** Spec §5, spelled exactly as the spec (and the existing client) spell them. */
+export const reportReasons = [
+  'innapropiate',
+  'copyright',
+  'wrong-hashtag',
+  'spam',
+  'hateful-content',
+  'rape-sexual-assault',
+  'violence',
+  'death',
+  'deepfake',
+  'drugs',
+  'underage',
+  'consent',
+  'other',
+] as const;
+export type ReportReason = (typeof reportReasons)[number];
+
+export const reportMessages = {
+  missingVideo: 'Missing video id.',
+  missingEmail: 'Missing email.',
+  invalidEmail: 'Invalid email.',
+  missingReason: 'Please choose a reason.',
+  missingMessage: 'Description is required.',
+  sent: 'Report sent',
+} as const;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+/**
+ * POST /v1/report-video. Guests must leave an email so a moderator can answer; a logged-in user is
+ * reachable through the account, so the email is optional then (but still checked when given).
+ */
+export const reportVideoSchema = (opts: { guest: boolean }) =>
+  v.object({
+    video_id: id(reportMessages.missingVideo),
+    email: opts.guest
+      ? v.pipe(
+          v.optional(v.unknown(), ''),
+          v.string(reportMessages.missingEmail),
+          v.trim(),
+          v.nonEmpty(reportMessages.missingEmail),
+          v.maxLength(254, reportMessages.invalidEmail),
+          v.regex(EMAIL, reportMessages.invalidEmail),
+        )
+      : v.optional(
+          v.nullable(
+            v.union(
+              [
+                v.literal(''),
+                v.pipe(v.string(), v.trim(), v.maxLength(254), v.regex(EMAIL, reportMessages.invalidEmail)),
+              ],
+              reportMessages.invalidEmail,
+            ),
+          ),
+        ),
+    reason: v.pipe(v.optional(v.unknown(), ''), v.picklist(reportReasons, reportMessages.missingReason)),
+    message: v.pipe(
+      v.optional(v.unknown(), ''),
+      v.string(reportMessages.missingMessage),
+      v.trim(),
+      v.nonEmpty(reportMessages.missingMessage),
+      v.maxLength(2000, 'Description cannot exceed 2000 characters.'),
+    ),
+    guest_id: v.optional(v.nullable(guestIdSchema)),
+  });
+export type ReportVideoInput = v.InferOutput<ReturnType<typeof reportVideoSchema>>;

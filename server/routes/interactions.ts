@@ -1,0 +1,182 @@
+// Likes, views, ratings and reports. Every counter on videos (like_count, view_count, rating_count,
+// rating_sum) changes in the same transaction as the row it summarises, so they can never drift apart.
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  messages,
+  reportMessages,
+  reportVideoSchema,
+  videoLikeSchema,
+  videoRatingSchema,
+  videoViewSchema,
+} from '../../src/contract';
+import type { Db } from '../db/client';
+import * as t from '../db/schema';
+import type { AppDeps } from '../deps';
+import { HttpError, notFound } from '../http/errors';
+import { idempotent } from '../http/idempotency';
+import { parse } from '../http/validate';
+import { requireUser, type Viewer, viewerOf } from '../http/viewer';
+import { notGeoBlocked, publicVideo } from './visibility';
+
+/**
+ * A view counts once per viewer per video per this window: a loop of a 10 s clip, a swipe back and forth
+ * or an outbox replay is one view, while coming back to it later in the day is another.
+ */
+export const VIEW_WINDOW_HOURS = 6;
+
+/** The video a viewer may interact with: public and not geo-blocked for them, else 404. */
+async function visibleVideoId(db: Db, viewer: Viewer, videoId: number): Promise<number> {
+  const [row] = await db
+    .select({ id: t.videos.id })
+    .from(t.videos)
+    .where(and(eq(t.videos.id, videoId), publicVideo(), notGeoBlocked(viewer, t.videos.userId)));
+  if (!row) throw notFound(messages.video.notFound);
+  return row.id;
+}
+
+function requireViewerKey(viewer: Viewer): string {
+  if (viewer.key) return viewer.key;
+  throw new HttpError(422, 'Missing guest id.', { guest_id: ['Missing guest id.'] });
+}
+
+export default async function interactionRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { db } = deps.database;
+
+  app.post('/v1/video-like', async (request, reply) => {
+    const input = parse(videoLikeSchema, request.body);
+    const viewer = await viewerOf(request, deps);
+    const key = requireViewerKey(viewer);
+    const videoId = await visibleVideoId(db, viewer, input.video_id);
+    return idempotent(db, request, reply, 'video-like', (outer) =>
+      outer.transaction(async (tx) => {
+        // The like row is the truth; the counter moves only when the row really appeared or went away,
+        // so "add" twice is one like and "remove" of nothing is a no-op.
+        const changed =
+          input.type === 'add'
+            ? await tx
+                .insert(t.videoLikes)
+                .values({ videoId, viewerKey: key, userId: viewer.user?.id ?? null, guestId: viewer.guestId })
+                .onConflictDoNothing()
+                .returning({ videoId: t.videoLikes.videoId })
+            : await tx
+                .delete(t.videoLikes)
+                .where(and(eq(t.videoLikes.videoId, videoId), eq(t.videoLikes.viewerKey, key)))
+                .returning({ videoId: t.videoLikes.videoId });
+        const delta = changed.length === 0 ? 0 : input.type === 'add' ? 1 : -1;
+        const [video] = await tx
+          .update(t.videos)
+          .set({ likeCount: sql`greatest(${t.videos.likeCount} + ${delta}, 0)` })
+          .where(eq(t.videos.id, videoId))
+          .returning({ likeCount: t.videos.likeCount });
+        return {
+          status: 200,
+          body: { data: { videoId, isLiked: input.type === 'add', likeCount: video?.likeCount ?? 0 } },
+        };
+      }),
+    );
+  });
+
+  app.post('/v1/video-view', async (request, reply) => {
+    const input = parse(videoViewSchema, request.body);
+    const viewer = await viewerOf(request, deps);
+    // A client without any id still gets its views counted, keyed by address so a reload loop cannot
+    // inflate them.
+    const key = viewer.key ?? `ip:${request.ip}`;
+    const videoId = await visibleVideoId(db, viewer, input.video_id);
+    return idempotent(db, request, reply, 'video-view', (outer) =>
+      outer.transaction(async (tx) => {
+        // Serialises concurrent views of one viewer on one video, so the window check cannot race.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${key}|${videoId}`}))`);
+        const recent = await tx
+          .select({ id: t.videoViews.id })
+          .from(t.videoViews)
+          .where(
+            and(
+              eq(t.videoViews.viewerKey, key),
+              eq(t.videoViews.videoId, videoId),
+              sql`${t.videoViews.createdAt} > now() - make_interval(hours => ${VIEW_WINDOW_HOURS})`,
+            ),
+          )
+          .limit(1);
+        const counted = recent.length === 0;
+        if (counted) {
+          await tx
+            .insert(t.videoViews)
+            .values({ videoId, viewerKey: key, userId: viewer.user?.id ?? null, guestId: viewer.guestId });
+        }
+        const [video] = await tx
+          .update(t.videos)
+          .set({ viewCount: sql`${t.videos.viewCount} + ${counted ? 1 : 0}` })
+          .where(eq(t.videos.id, videoId))
+          .returning({ viewCount: t.videos.viewCount });
+        return { status: 200, body: { data: { videoId, counted, viewCount: video?.viewCount ?? 0 } } };
+      }),
+    );
+  });
+
+  app.post('/v1/video-rating/rate', async (request) => {
+    const user = await requireUser(request, deps);
+    const input = parse(videoRatingSchema, request.body);
+    const viewer = await viewerOf(request, deps);
+    const videoId = await visibleVideoId(db, viewer, input.video_id);
+    return db.transaction(async (tx) => {
+      // Re-rating replaces the earlier rating: the sum moves by the difference, the count stays.
+      const [previous] = await tx
+        .select({ rating: t.videoRatings.rating })
+        .from(t.videoRatings)
+        .where(and(eq(t.videoRatings.videoId, videoId), eq(t.videoRatings.userId, user.id)))
+        .for('update');
+      await tx
+        .insert(t.videoRatings)
+        .values({ videoId, userId: user.id, rating: input.rating })
+        .onConflictDoUpdate({
+          target: [t.videoRatings.videoId, t.videoRatings.userId],
+          set: { rating: input.rating, updatedAt: sql`now()` },
+        });
+      const [video] = await tx
+        .update(t.videos)
+        .set({
+          ratingCount: sql`${t.videos.ratingCount} + ${previous ? 0 : 1}`,
+          ratingSum: sql`${t.videos.ratingSum} + ${input.rating - (previous?.rating ?? 0)}`,
+        })
+        .where(eq(t.videos.id, videoId))
+        .returning({ ratingCount: t.videos.ratingCount, ratingSum: t.videos.ratingSum });
+      const count = video?.ratingCount ?? 0;
+      return {
+        data: {
+          videoId,
+          rating: input.rating,
+          isRated: true,
+          ratingCount: count,
+          ratingAverage: count ? Math.round(((video?.ratingSum ?? 0) / count) * 100) / 100 : 0,
+        },
+      };
+    });
+  });
+
+  app.post('/v1/report-video', async (request, reply) => {
+    const viewer = await viewerOf(request, deps);
+    const input = parse(reportVideoSchema({ guest: !viewer.user }), request.body);
+    // Reports may concern a video the reporter can no longer see in lists, but never a missing one.
+    const [video] = await db
+      .select({ id: t.videos.id })
+      .from(t.videos)
+      .where(eq(t.videos.id, input.video_id));
+    if (!video) throw notFound(messages.video.notFound);
+    return idempotent(db, request, reply, 'report-video', async (tx) => {
+      const [row] = await tx
+        .insert(t.reports)
+        .values({
+          videoId: video.id,
+          userId: viewer.user?.id ?? null,
+          guestId: viewer.guestId,
+          email: input.email || viewer.user?.email || null,
+          reason: input.reason,
+          message: input.message,
+        })
+        .returning({ id: t.reports.id });
+      return { status: 201, body: { message: reportMessages.sent, data: { id: row?.id } } };
+    });
+  });
+}

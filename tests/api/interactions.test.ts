@@ -1,0 +1,266 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../server/auth/tokens';
+import * as t from '../../server/db/schema';
+import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
+
+let ctx: TestContext;
+let creatorId: number;
+let userToken: string;
+let userId: number;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const creator = await insertUser(ctx);
+  creatorId = creator.id;
+  const user = await insertUser(ctx, { type: 'user' });
+  userId = user.id;
+  userToken = await issueAccessToken(ctx.database.db, user.id, false);
+});
+afterAll(() => ctx.close());
+
+const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'POST', url, payload, headers });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const counters = async (id: number) => {
+  const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
+  return row;
+};
+const newVideo = () => insertVideo(ctx, { userId: creatorId });
+
+describe('POST /v1/video-like', () => {
+  it('likes once per viewer however often add is sent, and unlikes', async () => {
+    const video = await newVideo();
+    const guest = { video_id: video.id, type: 'add', guest_id: 'guest-aaaa-1111' };
+    for (let i = 0; i < 3; i++) {
+      const res = await post('/v1/video-like', guest);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toEqual({ videoId: video.id, isLiked: true, likeCount: 1 });
+    }
+    const byUser = await post(
+      '/v1/video-like',
+      { video_id: String(video.id), type: 'add' },
+      bearer(userToken),
+    );
+    expect(byUser.json().data.likeCount).toBe(2);
+    const removed = await post('/v1/video-like', { ...guest, type: 'remove' });
+    expect(removed.json().data).toEqual({ videoId: video.id, isLiked: false, likeCount: 1 });
+    const again = await post('/v1/video-like', { ...guest, type: 'remove' });
+    expect(again.json().data.likeCount).toBe(1);
+    expect((await counters(video.id))?.likeCount).toBe(1);
+    const rows = await ctx.database.db.select().from(t.videoLikes).where(eq(t.videoLikes.videoId, video.id));
+    expect(rows.map((r) => r.viewerKey)).toEqual([`u:${userId}`]);
+  });
+
+  it('counts a replay of the same Idempotency-Key once, even after an unlike in between', async () => {
+    const video = await newVideo();
+    const headers = { 'idempotency-key': 'like-key-00000001' };
+    const body = { video_id: video.id, type: 'add', guest_id: 'guest-bbbb-2222' };
+    const first = await post('/v1/video-like', body, headers);
+    for (let i = 0; i < 4; i++) {
+      const res = await post('/v1/video-like', body, headers);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['idempotent-replayed']).toBe('true');
+      expect(res.json()).toEqual(first.json());
+    }
+    expect((await counters(video.id))?.likeCount).toBe(1);
+  });
+
+  it('validates the payload and needs a viewer', async () => {
+    const video = await newVideo();
+    const missing = await post('/v1/video-like', { type: 'add', guest_id: 'guest-cccc-3333' });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().message).toBe('Missing video id.');
+    const badType = await post('/v1/video-like', {
+      video_id: video.id,
+      type: 'love',
+      guest_id: 'guest-c-3333',
+    });
+    expect(badType.json().errors.type).toEqual(['Type must be add or remove.']);
+    const nobody = await post('/v1/video-like', { video_id: video.id, type: 'add' });
+    expect(nobody.statusCode).toBe(422);
+    expect(nobody.json().message).toBe('Missing guest id.');
+  });
+
+  it('refuses videos that are not public or are geo-blocked for the viewer', async () => {
+    const hidden = await insertVideo(ctx, { userId: creatorId, status: 'processing' });
+    const res = await post('/v1/video-like', {
+      video_id: hidden.id,
+      type: 'add',
+      guest_id: 'guest-dddd-4444',
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Video not found' });
+    const blocker = await insertUser(ctx);
+    await ctx.database.db.insert(t.geoBlocks).values({ userId: blocker.id, countryCode: 'DE' });
+    const blocked = await insertVideo(ctx, { userId: blocker.id });
+    const body = { video_id: blocked.id, type: 'add', guest_id: 'guest-dddd-4444' };
+    expect((await post('/v1/video-like', body, { 'cf-ipcountry': 'DE' })).statusCode).toBe(404);
+    expect((await post('/v1/video-like', body, { 'cf-ipcountry': 'FR' })).statusCode).toBe(200);
+  });
+});
+
+describe('POST /v1/video-view', () => {
+  it('counts one view per viewer per video within the window', async () => {
+    const video = await newVideo();
+    const guest = { video_id: video.id, guest_id: 'guest-eeee-5555' };
+    expect((await post('/v1/video-view', guest)).json().data).toEqual({
+      videoId: video.id,
+      counted: true,
+      viewCount: 1,
+    });
+    expect((await post('/v1/video-view', guest)).json().data.counted).toBe(false);
+    await post('/v1/video-view', { video_id: video.id }, bearer(userToken));
+    await post('/v1/video-view', { video_id: video.id, guest_id: 'guest-ffff-6666' });
+    expect((await counters(video.id))?.viewCount).toBe(3);
+    // Once the window has passed, the same viewer watching again is a new view.
+    await ctx.database.db
+      .update(t.videoViews)
+      .set({ createdAt: new Date(Date.now() - 7 * 3600_000) })
+      .where(eq(t.videoViews.viewerKey, 'g:guest-eeee-5555'));
+    expect((await post('/v1/video-view', guest)).json().data).toMatchObject({ counted: true, viewCount: 4 });
+  });
+
+  it('counts 5 replays of one Idempotency-Key once, and concurrent views once', async () => {
+    const video = await newVideo();
+    const body = { video_id: video.id, guest_id: 'guest-gggg-7777' };
+    const headers = { 'idempotency-key': 'view-key-00000001' };
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await post('/v1/video-view', body, headers));
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    expect((await counters(video.id))?.viewCount).toBe(1);
+    const other = { video_id: video.id, guest_id: 'guest-hhhh-8888' };
+    await Promise.all(Array.from({ length: 5 }, () => post('/v1/video-view', other)));
+    expect((await counters(video.id))?.viewCount).toBe(2);
+  });
+
+  it('validates the video id', async () => {
+    const res = await post('/v1/video-view', { video_id: 'abc', guest_id: 'guest-iiii-9999' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('Missing video id.');
+    const gone = await post('/v1/video-view', { video_id: 999999, guest_id: 'guest-iiii-9999' });
+    expect(gone.statusCode).toBe(404);
+  });
+});
+
+describe('POST /v1/video-rating/rate', () => {
+  it('is for users only; a re-rating replaces the first', async () => {
+    const video = await newVideo();
+    const guest = await post('/v1/video-rating/rate', {
+      video_id: video.id,
+      rating: 4,
+      guest_id: 'guest-jjjj-0000',
+    });
+    expect(guest.statusCode).toBe(401);
+    const first = await post('/v1/video-rating/rate', { video_id: video.id, rating: 4 }, bearer(userToken));
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data).toMatchObject({ rating: 4, ratingCount: 1, ratingAverage: 4 });
+    const again = await post('/v1/video-rating/rate', { video_id: video.id, rating: '2' }, bearer(userToken));
+    expect(again.json().data).toMatchObject({ rating: 2, ratingCount: 1, ratingAverage: 2 });
+    const other = await insertUser(ctx, { type: 'user' });
+    const otherToken = await issueAccessToken(ctx.database.db, other.id, false);
+    await post('/v1/video-rating/rate', { video_id: video.id, rating: 5 }, bearer(otherToken));
+    expect(await counters(video.id)).toMatchObject({ ratingCount: 2, ratingSum: 7 });
+  });
+
+  it('accepts only whole ratings from 1 to 5', async () => {
+    const video = await newVideo();
+    for (const rating of [0, 6, 2.5, 'x', null]) {
+      const res = await post('/v1/video-rating/rate', { video_id: video.id, rating }, bearer(userToken));
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors.rating).toEqual(['Choose a rating from 1 to 5.']);
+    }
+    const missing = await post('/v1/video-rating/rate', { rating: 3 }, bearer(userToken));
+    expect(missing.json().message).toBe('Missing video id.');
+  });
+});
+
+describe('POST /v1/report-video', () => {
+  const valid = { reason: 'spam', message: 'Same clip posted ten times', guest_id: 'guest-kkkk-1111' };
+
+  it('stores a guest report with its email and answers 201', async () => {
+    const video = await newVideo();
+    const res = await post('/v1/report-video', { ...valid, video_id: video.id, email: 'a@b.example' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().message).toBe('Report sent');
+    const rows = await ctx.database.db.select().from(t.reports).where(eq(t.reports.videoId, video.id));
+    expect(rows).toMatchObject([{ email: 'a@b.example', reason: 'spam', guestId: 'guest-kkkk-1111' }]);
+  });
+
+  it('answers every message of the spec', async () => {
+    const video = await newVideo();
+    const cases: [object, string, Record<string, string> | undefined][] = [
+      [{ ...valid, email: 'a@b.example' }, 'Missing video id.', undefined],
+      [{ ...valid, video_id: video.id }, 'Missing email.', undefined],
+      [{ ...valid, video_id: video.id, email: '  ' }, 'Missing email.', undefined],
+      [{ ...valid, video_id: video.id, email: 'not-an-email' }, 'Invalid email.', undefined],
+      [
+        { ...valid, video_id: video.id, email: 'x@y.example', reason: '' },
+        'Please choose a reason.',
+        undefined,
+      ],
+      [
+        { ...valid, video_id: video.id, email: 'x@y.example', reason: 'boring' },
+        'Please choose a reason.',
+        undefined,
+      ],
+      [
+        { ...valid, video_id: video.id, email: 'x@y.example', message: '   ' },
+        'Description is required.',
+        undefined,
+      ],
+      [
+        { video_id: video.id, reason: 'spam', email: 'bad', message: 'm' },
+        'Invalid email.',
+        bearer(userToken),
+      ],
+    ];
+    for (const [body, message, headers] of cases) {
+      const res = await post('/v1/report-video', body, headers);
+      expect(res.statusCode, message).toBe(422);
+      expect(res.json().message).toBe(message);
+    }
+    const noDescription = await post(
+      '/v1/report-video',
+      { video_id: video.id, reason: 'spam' },
+      bearer(userToken),
+    );
+    expect(noDescription.json().message).toBe('Description is required.');
+  });
+
+  it('lets a user report without an email, accepts every reason of the spec', async () => {
+    const video = await newVideo();
+    const reasons = [
+      'innapropiate',
+      'copyright',
+      'wrong-hashtag',
+      'spam',
+      'hateful-content',
+      'rape-sexual-assault',
+    ];
+    reasons.push('violence', 'death', 'deepfake', 'drugs', 'underage', 'consent', 'other');
+    for (const reason of reasons) {
+      const res = await post(
+        '/v1/report-video',
+        { video_id: video.id, reason, message: 'm' },
+        bearer(userToken),
+      );
+      expect(res.statusCode).toBe(201);
+    }
+    const rows = await ctx.database.db.select().from(t.reports).where(eq(t.reports.videoId, video.id));
+    expect(rows.length).toBe(13);
+    expect(rows[0]?.userId).toBe(userId);
+  });
+
+  it('stores one report for 5 replays of one Idempotency-Key; 404 for unknown videos', async () => {
+    const video = await newVideo();
+    const body = { ...valid, video_id: video.id, email: 'a@b.example' };
+    for (let i = 0; i < 5; i++) {
+      const res = await post('/v1/report-video', body, { 'idempotency-key': 'report-key-0000001' });
+      expect(res.statusCode).toBe(201);
+    }
+    const rows = await ctx.database.db.select().from(t.reports).where(eq(t.reports.videoId, video.id));
+    expect(rows.length).toBe(1);
+    expect((await post('/v1/report-video', { ...body, video_id: 987654 })).statusCode).toBe(404);
+  });
+});
