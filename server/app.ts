@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
 import { installStatic } from './http/static';
+import discoverRoutes from './routes/discover';
 import healthRoutes from './routes/health';
 import interactionRoutes from './routes/interactions';
 import pageRoutes from './routes/pages';
@@ -26,6 +27,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
   await userRoutes(app, deps);
   await videoRoutes(app, deps);
   await interactionRoutes(app, deps);
+  await discoverRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

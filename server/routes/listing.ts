@@ -1,0 +1,115 @@
+// Building blocks every video list shares: filters from the query, per-viewer flags, cursors, links.next.
+import { and, eq, exists, inArray, type SQL, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import type { Db } from '../db/client';
+import * as t from '../db/schema';
+import { HttpError } from '../http/errors';
+import type { Viewer } from '../http/viewer';
+import type { ViewerFlags } from './present';
+import { notGeoBlocked, publicVideo } from './visibility';
+
+export type VideoRow = typeof t.videos.$inferSelect;
+
+/** Creator gender letters, comma joined ("m", "t", "m,t"). */
+export function genderFilter(gender: string | undefined): SQL | undefined {
+  if (!gender) return undefined;
+  const genders = gender.split(',') as ('m' | 't')[];
+  return exists(
+    sql`(select 1 from ${t.users} where ${t.users.id} = ${t.videos.userId} and ${inArray(t.users.gender, genders)})`,
+  );
+}
+
+export function tagsFilter(tags: string | undefined): SQL | undefined {
+  if (!tags) return undefined;
+  const ids = tags.split(',').map(Number);
+  return exists(
+    sql`(select 1 from ${t.videoTags} where ${t.videoTags.videoId} = ${t.videos.id} and ${inArray(t.videoTags.tagId, ids)})`,
+  );
+}
+
+/** What any list may show this viewer: public videos of creators who do not geo-block them. */
+export function visibleTo(viewer: Viewer, gender?: string): SQL[] {
+  const filters = [publicVideo(), notGeoBlocked(viewer, t.videos.userId)];
+  const byGender = genderFilter(gender);
+  if (byGender) filters.push(byGender);
+  return filters;
+}
+
+/** isLiked / isRated for one page: one query each, whatever the page size. */
+export async function viewerFlags(db: Db, viewer: Viewer, ids: number[]): Promise<ViewerFlags> {
+  const flags: ViewerFlags = { liked: new Set(), rated: new Set() };
+  if (ids.length === 0) return flags;
+  const [liked, rated] = await Promise.all([
+    viewer.key
+      ? db
+          .select({ id: t.videoLikes.videoId })
+          .from(t.videoLikes)
+          .where(and(eq(t.videoLikes.viewerKey, viewer.key), inArray(t.videoLikes.videoId, ids)))
+      : [],
+    viewer.user
+      ? db
+          .select({ id: t.videoRatings.videoId })
+          .from(t.videoRatings)
+          .where(and(eq(t.videoRatings.userId, viewer.user.id), inArray(t.videoRatings.videoId, ids)))
+      : [],
+  ]);
+  for (const row of liked) flags.liked.add(row.id);
+  for (const row of rated) flags.rated.add(row.id);
+  return flags;
+}
+
+/**
+ * Cursors are opaque to the client (base64url JSON); it only ever follows links.next. A tampered cursor is
+ * a 422, never a 500.
+ */
+export function encodeCursor(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+export function decodeCursor<S extends v.GenericSchema>(
+  schema: S,
+  raw: string | undefined,
+): v.InferOutput<S> | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return v.parse(schema, JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
+  } catch {
+    throw new HttpError(422, 'Invalid cursor.', { cursor: ['Invalid cursor.'] });
+  }
+}
+
+/** links.next repeats the caller's filters, swaps in the new cursor and counts pages for the client. */
+export function nextLink(path: string, query: Record<string, unknown>, cursor: string | null): string | null {
+  if (cursor === null) return null;
+  const params = new URLSearchParams();
+  for (const [k, value] of Object.entries(query)) {
+    if (value !== undefined && k !== 'page' && k !== 'cursor') params.set(k, String(value));
+  }
+  const page = Number(query.page ?? 1);
+  params.set('page', String((Number.isFinite(page) ? page : 1) + 1));
+  params.set('cursor', cursor);
+  return `${path}?${params}`;
+}
+
+/** Keyset position in a newest-first list: publish time (ms) and id of the last video served. */
+export const chronoCursorSchema = v.object({
+  p: v.pipe(v.number(), v.integer()),
+  i: v.pipe(v.number(), v.integer()),
+});
+
+/**
+ * The keyset condition "after (p, i)" in `publish_at desc, id desc` order. Videos published later than
+ * page 1 sort before the cursor, so they never push older ones into a second appearance or out of view.
+ */
+// PostgreSQL keeps microseconds, a JS Date milliseconds: ordering and comparing on the truncated value keeps
+// the cursor exact, so two videos published within the same millisecond cannot fall between pages.
+export const publishedMs = sql`date_trunc('milliseconds', ${t.videos.publishAt})`;
+export const chronoOrder = [sql`${publishedMs} desc`, sql`${t.videos.id} desc`];
+
+export function afterChrono(cursor: v.InferOutput<typeof chronoCursorSchema> | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  const at = new Date(cursor.p).toISOString();
+  return sql`(${publishedMs}, ${t.videos.id}) < (${at}::timestamptz, ${cursor.i})`;
+}
+
+export const chronoCursorOf = (row: VideoRow) => encodeCursor({ p: row.publishAt.getTime(), i: row.id });

@@ -1,0 +1,113 @@
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../server/db/schema';
+import { discoverResponseSchema } from '../../src/contract';
+import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
+
+let ctx: TestContext;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const db = ctx.database.db;
+  const liveM = await insertUser(ctx, { gender: 'm', isLive: true, name: 'Alpha' });
+  const liveT = await insertUser(ctx, { gender: 't', isLive: true, name: 'Beta', type: 'channel' });
+  const blocker = await insertUser(ctx, { gender: 'm', isLive: true, name: 'Gamma' });
+  await insertUser(ctx, { gender: 'm', isLive: true, type: 'user', name: 'Plain viewer' });
+  await db.insert(t.geoBlocks).values({ userId: blocker.id, countryCode: 'US', regionCode: 'CA' });
+  ids.liveM = liveM.id;
+  ids.liveT = liveT.id;
+  ids.blocker = blocker.id;
+  // old: many all-time likes but none this week; fresh: a few likes this week.
+  const old = await insertVideo(ctx, { userId: liveM.id, title: 'old', likeCount: 50, viewCount: 500 });
+  const fresh = await insertVideo(ctx, { userId: liveT.id, title: 'fresh', likeCount: 2, viewCount: 3 });
+  const blocked = await insertVideo(ctx, {
+    userId: blocker.id,
+    title: 'blocked',
+    likeCount: 90,
+    viewCount: 900,
+  });
+  await insertVideo(ctx, { userId: liveM.id, title: 'hidden', status: 'rejected', likeCount: 99 });
+  Object.assign(ids, { old: old.id, fresh: fresh.id, blocked: blocked.id });
+  const longAgo = new Date(Date.now() - 30 * 24 * 3600_000);
+  await db.insert(t.videoLikes).values([
+    { videoId: old.id, viewerKey: 'g:old-1', createdAt: longAgo },
+    { videoId: fresh.id, viewerKey: 'g:new-1' },
+    { videoId: fresh.id, viewerKey: 'g:new-2' },
+    { videoId: blocked.id, viewerKey: 'g:new-3' },
+  ]);
+  await db.insert(t.videoViews).values([
+    { videoId: old.id, viewerKey: 'g:old-1', createdAt: longAgo },
+    { videoId: fresh.id, viewerKey: 'g:new-1' },
+  ]);
+  await db.insert(t.webcamSites).values([
+    { slug: 'camsite-b', name: 'Cam B', icon: '/icons/b.png', position: 2 },
+    { slug: 'camsite-a', name: 'Cam A', icon: 'sites/a.png', position: 1 },
+  ]);
+});
+afterAll(() => ctx.close());
+
+const discover = async (url = '/v1/discover', headers: Record<string, string> = {}) => {
+  const res = await ctx.app.inject({ method: 'GET', url, headers });
+  expect(res.statusCode).toBe(200);
+  return { res, body: v.parse(discoverResponseSchema, res.json()) };
+};
+const titles = (list: { title: string }[]) => list.map((x) => x.title);
+
+describe('GET /v1/discover', () => {
+  it('groups creators, weekly and all-time videos, and cam sites', async () => {
+    const { body } = await discover();
+    expect(body.liveUsers.map((u) => u.name)).toEqual(['Alpha', 'Beta', 'Gamma']);
+    expect(body.liveUsers[1]?.type).toBe('channel');
+    expect(body.latestUsers.map((u) => u.id)).toEqual([ids.blocker, ids.liveT, ids.liveM]);
+    expect(titles(body.videos.liked_weekly)).toEqual(['fresh', 'blocked']);
+    expect(titles(body.videos.liked_all_time)).toEqual(['blocked', 'old', 'fresh']);
+    expect(titles(body.videos.viewed_weekly)).toEqual(['fresh']);
+    expect(titles(body.videos.viewed_all_time)).toEqual(['blocked', 'old', 'fresh']);
+    expect(body.webcam_sites).toEqual([
+      { name: 'Cam A', slug: 'camsite-a', icon: '/media/sites/a.png' },
+      { name: 'Cam B', slug: 'camsite-b', icon: '/icons/b.png' },
+    ]);
+  });
+
+  it('filters by gender and leaves out creators who geo-block the viewer', async () => {
+    const trans = await discover('/v1/discover?gender=t');
+    expect(trans.body.liveUsers.map((u) => u.name)).toEqual(['Beta']);
+    expect(titles(trans.body.videos.liked_all_time)).toEqual(['fresh']);
+    const california = await discover('/v1/discover', { 'cf-ipcountry': 'US', 'cf-region-code': 'US-CA' });
+    expect(california.body.liveUsers.map((u) => u.name)).toEqual(['Alpha', 'Beta']);
+    expect(titles(california.body.videos.liked_all_time)).toEqual(['old', 'fresh']);
+    expect(titles(california.body.videos.liked_weekly)).toEqual(['fresh']);
+    const texas = await discover('/v1/discover', { 'cf-ipcountry': 'US', 'cf-region-code': 'TX' });
+    expect(texas.body.liveUsers).toHaveLength(3);
+    const bad = await ctx.app.inject({ method: 'GET', url: '/v1/discover?gender=x' });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('is cacheable: strong ETag, Cache-Control, 304 on If-None-Match, the same for guests and users', async () => {
+    const { res } = await discover();
+    const etag = res.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(res.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=600');
+    expect(String(res.headers.vary)).toContain('cf-ipcountry');
+    const asGuest = await discover('/v1/discover?guest_id=guest-1234-abcd');
+    expect(asGuest.res.headers.etag).toBe(etag);
+    const again = await ctx.app.inject({
+      method: 'GET',
+      url: '/v1/discover',
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const stale = await ctx.app.inject({
+      method: 'GET',
+      url: '/v1/discover',
+      headers: { 'if-none-match': '"x"' },
+    });
+    expect(stale.statusCode).toBe(200);
+    // A new like changes the body, hence the tag.
+    await ctx.database.db.insert(t.videoLikes).values({ videoId: ids.old ?? 0, viewerKey: 'g:new-9' });
+    const changed = await discover();
+    expect(changed.res.headers.etag).not.toBe(etag);
+  });
+});
