@@ -3,6 +3,7 @@ import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
 import { installStatic } from './http/static';
 import discoverRoutes from './routes/discover';
+import feedRoutes from './routes/feeds';
 import healthRoutes from './routes/health';
 import interactionRoutes from './routes/interactions';
 import pageRoutes from './routes/pages';
@@ -28,6 +29,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
   await videoRoutes(app, deps);
   await interactionRoutes(app, deps);
   await discoverRoutes(app, deps);
+  await feedRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

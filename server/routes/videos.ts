@@ -1,64 +1,148 @@
-import { and, desc, exists, inArray, type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { type FeedQuery, feedQuerySchema } from '../../src/contract';
+// The home feed (ranked) and "start from this video" (the same feed with one video in front).
+import { and, desc, eq, notInArray, type SQL, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { type FeedQuery, feedQuerySchema, messages } from '../../src/contract';
+import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { notFound } from '../http/errors';
 import { parse } from '../http/validate';
+import { type Viewer, viewerOf } from '../http/viewer';
+import {
+  decodeCursor,
+  encodeCursor,
+  nextLink,
+  tagsFilter,
+  type VideoRow,
+  viewerFlags,
+  visibleTo,
+} from './listing';
 import { presentVideos } from './present';
-import { publicVideo } from './visibility';
 
 const DEFAULT_PER_PAGE = 10;
 const MAX_PER_PAGE = 50;
+/** A session is this many videos at most; then links.next is null and the client starts a fresh feed. */
+export const MAX_SESSION_VIDEOS = 2000;
 
-function feedFilters(query: FeedQuery): SQL[] {
-  const filters = [publicVideo()];
-  if (query.gender) {
-    const genders = query.gender.split(',') as ('m' | 't')[];
-    filters.push(
-      exists(
-        sql`(select 1 from ${t.users} where ${t.users.id} = ${t.videos.userId} and ${inArray(t.users.gender, genders)})`,
-      ),
-    );
-  }
-  if (query.tags) {
-    const ids = query.tags.split(',').map(Number);
-    filters.push(
-      exists(
-        sql`(select 1 from ${t.videoTags} where ${t.videoTags.videoId} = ${t.videos.id} and ${inArray(t.videoTags.tagId, ids)})`,
-      ),
-    );
-  }
-  return filters;
+/**
+ * Home feed rank, computed against the snapshot time `at` of page 1 (so it does not drift while a
+ * session pages):
+ *
+ *   engagement = max(1 + 3·likes + 0.25·views + 2·(rating_sum − 3·rating_count), 0.1)
+ *   score      = engagement / (age_hours + 2)^1.5
+ *
+ * A like weighs as much as 12 views; each rating moves engagement by 2 per star away from the neutral 3
+ * (a 5 adds 4, a 1 takes 4 away). The age term halves a video's weight in roughly its first 2 hours and
+ * keeps decaying, so a fresh clip competes with an old hit; ties go to the newer id.
+ */
+export const rankScore = (at: Date): SQL => sql`(
+  greatest(1 + 3 * ${t.videos.likeCount} + 0.25 * ${t.videos.viewCount}
+    + 2 * (${t.videos.ratingSum} - 3 * ${t.videos.ratingCount}), 0.1)
+  / power(greatest(extract(epoch from (${at.toISOString()}::timestamptz - ${t.videos.publishAt})) / 3600, 0) + 2, 1.5)
+)`;
+
+/**
+ * The feed cursor carries the snapshot time and every id served so far (sorted, delta-encoded in base 36).
+ * Each page is the best-ranked videos not yet served, among those published by the snapshot: counters
+ * that move between pages can reorder what is left, but nothing is ever served twice or skipped, and
+ * videos published after page 1 wait for the next session.
+ */
+const rankCursorSchema = v.object({
+  at: v.pipe(v.number(), v.integer()),
+  seen: v.pipe(v.string(), v.regex(/^[0-9a-z]*(\.[0-9a-z]+)*$/), v.maxLength(15_000)),
+});
+
+export function encodeSeen(ids: number[]): string {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  return sorted.map((id, i) => (id - (i ? (sorted[i - 1] ?? 0) : 0)).toString(36)).join('.');
 }
 
-/** `links.next` repeats the caller's filters so the client can follow it blindly. */
-export function nextLink(path: string, query: Record<string, unknown>, page: number, hasMore: boolean) {
-  if (!hasMore) return null;
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && k !== 'page') params.set(k, String(v));
-  params.set('page', String(page + 1));
-  return `${path}?${params}`;
+export function decodeSeen(seen: string): number[] {
+  if (!seen) return [];
+  let last = 0;
+  return seen.split('.').map((part) => {
+    last += Number.parseInt(part, 36);
+    return last;
+  });
+}
+
+interface RankedPage {
+  rows: VideoRow[];
+  cursor: string | null;
+}
+
+async function rankedPage(
+  db: Db,
+  viewer: Viewer,
+  query: FeedQuery,
+  perPage: number,
+  exclude: number[] = [],
+): Promise<RankedPage> {
+  const state = decodeCursor(rankCursorSchema, query.cursor);
+  const at = state ? new Date(state.at) : new Date();
+  const seen = [...(state ? decodeSeen(state.seen) : []), ...exclude];
+  const filters: SQL[] = [
+    ...visibleTo(viewer, query.gender),
+    sql`${t.videos.publishAt} <= ${at.toISOString()}::timestamptz`,
+  ];
+  const byTags = tagsFilter(query.tags);
+  if (byTags) filters.push(byTags);
+  if (seen.length) filters.push(notInArray(t.videos.id, seen));
+  const rows = await db
+    .select()
+    .from(t.videos)
+    .where(and(...filters))
+    .orderBy(desc(rankScore(at)), desc(t.videos.id))
+    .limit(perPage + 1);
+  const page = rows.slice(0, perPage);
+  const served = [...seen, ...page.map((r) => r.id)];
+  const more = rows.length > perPage && served.length < MAX_SESSION_VIDEOS;
+  return { rows: page, cursor: more ? encodeCursor({ at: at.getTime(), seen: encodeSeen(served) }) : null };
 }
 
 export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
-  // Home feed. Newest first for now; the ranked feed (freshness and engagement) replaces this ordering.
+  const answer = async (
+    request: FastifyRequest,
+    viewer: Viewer,
+    rows: VideoRow[],
+    cursor: string | null,
+  ) => ({
+    data: await presentVideos(
+      db,
+      deps.storage,
+      rows,
+      await viewerFlags(
+        db,
+        viewer,
+        rows.map((r) => r.id),
+      ),
+    ),
+    links: { next: nextLink('/v1/videos', request.query as Record<string, unknown>, cursor) },
+  });
+
   app.get('/v1/videos', async (request) => {
     const query = parse(feedQuerySchema, request.query);
-    const page = query.page ?? 1;
+    const viewer = await viewerOf(request, deps);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    const rows = await db
+    const page = await rankedPage(db, viewer, query, perPage);
+    return answer(request, viewer, page.rows, page.cursor);
+  });
+
+  // A shared link or a tapped thumbnail: that video first, then the home feed without it.
+  app.get<{ Params: { id: string } }>('/v1/videos/start/:id', async (request) => {
+    const query = parse(feedQuerySchema, request.query);
+    const viewer = await viewerOf(request, deps);
+    const id = /^\d{1,10}$/.test(request.params.id) ? Number(request.params.id) : 0;
+    const [first] = await db
       .select()
       .from(t.videos)
-      .where(and(...feedFilters(query)))
-      .orderBy(desc(t.videos.publishAt), desc(t.videos.id))
-      .limit(perPage + 1)
-      .offset((page - 1) * perPage);
-    const hasMore = rows.length > perPage;
-    return {
-      data: await presentVideos(db, deps.storage, rows.slice(0, perPage)),
-      links: { next: nextLink('/v1/videos', request.query as Record<string, unknown>, page, hasMore) },
-    };
+      .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
+    if (!first) throw notFound(messages.video.notFound);
+    const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+    const page = await rankedPage(db, viewer, query, query.cursor ? perPage : perPage - 1, [first.id]);
+    return answer(request, viewer, query.cursor ? page.rows : [first, ...page.rows], page.cursor);
   });
 }

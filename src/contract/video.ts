@@ -50,5 +50,19 @@ export const feedQuerySchema = v.object({
   tags: v.optional(v.pipe(v.string(), v.regex(/^\d+(,\d+)*$/))),
   page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.transform(Number))),
   per_page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/), v.transform(Number))),
+  /** Opaque position from links.next; clients never build it themselves. */
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(16_000))),
 });
 export type FeedQuery = v.InferOutput<typeof feedQuerySchema>;
+
+/** GET /v1/tags and GET /v1/tags/video-rating/unrated. */
+export const tagListQuerySchema = v.object({
+  gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/))),
+  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64))),
+  page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.transform(Number))),
+  per_page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/), v.transform(Number))),
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+});
+export type TagListQuery = v.InferOutput<typeof tagListQuerySchema>;
+
+export const tagListSchema = listOf(tagSchema);

@@ -1,0 +1,232 @@
+// Newest-first lists (tag, category, cam site, sidebar, rating) and the tag lists. All page by keyset
+// cursor, so videos published while someone scrolls neither repeat nor hide anything on later pages.
+import { and, asc, eq, exists, notExists, type SQL, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
+import { feedQuerySchema, messages, tagListQuerySchema } from '../../src/contract';
+import * as t from '../db/schema';
+import type { AppDeps } from '../deps';
+import { notFound } from '../http/errors';
+import { parse } from '../http/validate';
+import { type Viewer, viewerOf } from '../http/viewer';
+import {
+  afterChrono,
+  chronoCursorOf,
+  chronoCursorSchema,
+  chronoOrder,
+  decodeCursor,
+  encodeCursor,
+  nextLink,
+  type VideoRow,
+  viewerFlags,
+  visibleTo,
+} from './listing';
+import { presentVideos } from './present';
+
+const MAX_PER_PAGE = 100;
+
+const idOrSlug = (value: string): { id: number } | { slug: string } | null =>
+  /^\d{1,10}$/.test(value)
+    ? { id: Number(value) }
+    : /^[a-z0-9-]{1,100}$/i.test(value)
+      ? { slug: value }
+      : null;
+
+export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { db } = deps.database;
+
+  /**
+   * One newest-first page. `first` (page 1 only) is put in front and left out of the rest, for lists that
+   * open on a chosen video.
+   */
+  async function chronoList(
+    request: FastifyRequest,
+    opts: { perPage: number; filters: (viewer: Viewer) => SQL[]; first?: VideoRow },
+  ) {
+    const query = parse(feedQuerySchema, request.query);
+    const viewer = await viewerOf(request, deps);
+    const cursor = decodeCursor(chronoCursorSchema, query.cursor);
+    const perPage = Math.min(query.per_page ?? opts.perPage, MAX_PER_PAGE);
+    const filters = [...visibleTo(viewer, query.gender), ...opts.filters(viewer)];
+    const after = afterChrono(cursor);
+    if (after) filters.push(after);
+    if (opts.first) filters.push(sql`${t.videos.id} <> ${opts.first.id}`);
+    const lead = opts.first && !cursor ? [opts.first] : [];
+    const rows = await db
+      .select()
+      .from(t.videos)
+      .where(and(...filters))
+      .orderBy(...chronoOrder)
+      .limit(perPage - lead.length + 1);
+    const page = rows.slice(0, perPage - lead.length);
+    const last = page.at(-1);
+    const more = rows.length > page.length;
+    const shown = [...lead, ...page];
+    return {
+      data: await presentVideos(
+        db,
+        deps.storage,
+        shown,
+        await viewerFlags(
+          db,
+          viewer,
+          shown.map((r) => r.id),
+        ),
+      ),
+      links: {
+        next: nextLink(
+          request.url.split('?')[0] ?? '',
+          request.query as Record<string, unknown>,
+          more ? (last ? chronoCursorOf(last) : encodeCursor({ p: Date.now() + 1, i: 2 ** 31 - 1 })) : null,
+        ),
+      },
+    };
+  }
+
+  async function findTag(key: string) {
+    const ref = idOrSlug(key);
+    if (!ref) throw notFound();
+    const [tag] = await db
+      .select()
+      .from(t.tags)
+      .where('id' in ref ? eq(t.tags.id, ref.id) : eq(t.tags.slug, ref.slug.toLowerCase()));
+    if (!tag) throw notFound();
+    return tag;
+  }
+
+  const withTag = (tagId: number) =>
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(t.videoTags)
+        .where(and(eq(t.videoTags.videoId, t.videos.id), eq(t.videoTags.tagId, tagId))),
+    );
+
+  const ratedBy = (viewer: Viewer) =>
+    db
+      .select({ one: sql`1` })
+      .from(t.videoRatings)
+      .where(and(eq(t.videoRatings.videoId, t.videos.id), eq(t.videoRatings.userId, viewer.user?.id ?? 0)));
+
+  app.get<{ Params: { tag: string } }>('/v1/tags/:tag/videos', async (request) => {
+    const tag = await findTag(request.params.tag);
+    return chronoList(request, { perPage: 30, filters: () => [withTag(tag.id)] });
+  });
+
+  app.get<{ Params: { tag: string; id: string } }>('/v1/tags/:tag/videos/:id', async (request) => {
+    const tag = await findTag(request.params.tag);
+    const viewer = await viewerOf(request, deps);
+    const id = /^\d{1,10}$/.test(request.params.id) ? Number(request.params.id) : 0;
+    const [first] = await db
+      .select()
+      .from(t.videos)
+      .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
+    if (!first) throw notFound(messages.video.notFound);
+    return chronoList(request, { perPage: 10, filters: () => [withTag(tag.id)], first });
+  });
+
+  app.get<{ Params: { category: string } }>('/v1/discover/category/:category/videos', async (request) => {
+    const ref = idOrSlug(request.params.category);
+    if (!ref) throw notFound();
+    const [category] = await db
+      .select()
+      .from(t.categories)
+      .where('id' in ref ? eq(t.categories.id, ref.id) : eq(t.categories.slug, ref.slug.toLowerCase()));
+    if (!category) throw notFound();
+    const inCategory = exists(
+      db
+        .select({ one: sql`1` })
+        .from(t.videoCategories)
+        .where(
+          and(eq(t.videoCategories.videoId, t.videos.id), eq(t.videoCategories.categoryId, category.id)),
+        ),
+    );
+    return chronoList(request, { perPage: 30, filters: () => [inCategory] });
+  });
+
+  app.get<{ Params: { site: string } }>('/v1/discover/webcam-site/:site/videos', async (request) => {
+    const ref = idOrSlug(request.params.site);
+    if (!ref) throw notFound();
+    const [site] = await db
+      .select()
+      .from(t.webcamSites)
+      .where('id' in ref ? eq(t.webcamSites.id, ref.id) : eq(t.webcamSites.slug, ref.slug.toLowerCase()));
+    if (!site) throw notFound();
+    const onSite = exists(
+      db
+        .select({ one: sql`1` })
+        .from(t.creatorWebcamSites)
+        .where(
+          and(eq(t.creatorWebcamSites.userId, t.videos.userId), eq(t.creatorWebcamSites.siteId, site.id)),
+        ),
+    );
+    return chronoList(request, { perPage: 30, filters: () => [onSite] });
+  });
+
+  app.get('/v1/sidebar/left', (request) => chronoList(request, { perPage: 20, filters: () => [] }));
+
+  // "Rated" means rated by this user; guests have rated nothing, so every video is unrated for them.
+  app.get('/v1/video-rating/unrated', (request) =>
+    chronoList(request, {
+      perPage: 30,
+      filters: (viewer) => (viewer.user ? [notExists(ratedBy(viewer))] : []),
+    }),
+  );
+  app.get('/v1/video-rating/rated', (request) =>
+    chronoList(request, {
+      perPage: 30,
+      filters: (viewer) => (viewer.user ? [exists(ratedBy(viewer))] : [sql`false`]),
+    }),
+  );
+
+  /**
+   * Tags in name order with at least one video this viewer may see (gender, geo-blocking), by keyset on
+   * (lower(name), id). `extra` narrows the videos that count.
+   */
+  async function tagList(request: FastifyRequest, extra: (viewer: Viewer) => SQL[]) {
+    const query = parse(tagListQuerySchema, request.query);
+    const viewer = await viewerOf(request, deps);
+    const perPage = Math.min(query.per_page ?? 100, MAX_PER_PAGE);
+    const cursor = decodeCursor(
+      v.object({ n: v.pipe(v.string(), v.maxLength(200)), i: v.number() }),
+      query.cursor,
+    );
+    const filters: SQL[] = [
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(t.videoTags)
+          .innerJoin(t.videos, eq(t.videos.id, t.videoTags.videoId))
+          .where(and(eq(t.videoTags.tagId, t.tags.id), ...visibleTo(viewer, query.gender), ...extra(viewer))),
+      ),
+    ];
+    if (query.search) {
+      const escaped = query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+      filters.push(sql`lower(${t.tags.name}) like ${`%${escaped}%`}`);
+    }
+    if (cursor) filters.push(sql`(lower(${t.tags.name}), ${t.tags.id}) > (${cursor.n}, ${cursor.i})`);
+    const rows = await db
+      .select({ id: t.tags.id, name: t.tags.name, slug: t.tags.slug })
+      .from(t.tags)
+      .where(and(...filters))
+      .orderBy(sql`lower(${t.tags.name})`, asc(t.tags.id))
+      .limit(perPage + 1);
+    const page = rows.slice(0, perPage);
+    const last = page.at(-1);
+    return {
+      data: page,
+      links: {
+        next: nextLink(
+          request.url.split('?')[0] ?? '',
+          request.query as Record<string, unknown>,
+          rows.length > perPage && last ? encodeCursor({ n: last.name.toLowerCase(), i: last.id }) : null,
+        ),
+      },
+    };
+  }
+
+  app.get('/v1/tags', (request) => tagList(request, () => []));
+  app.get('/v1/tags/video-rating/unrated', (request) =>
+    tagList(request, (viewer) => (viewer.user ? [notExists(ratedBy(viewer))] : [])),
+  );
+}
