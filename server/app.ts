@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
 import { installStatic } from './http/static';
-import discoverRoutes from './routes/discover';
+import discoverRoutes, { searchRoutes } from './routes/discover';
 import feedRoutes from './routes/feeds';
 import healthRoutes from './routes/health';
 import interactionRoutes from './routes/interactions';
@@ -29,6 +29,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
   await videoRoutes(app, deps);
   await interactionRoutes(app, deps);
   await discoverRoutes(app, deps);
+  await searchRoutes(app, deps);
   await feedRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;

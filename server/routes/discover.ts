@@ -1,28 +1,51 @@
 // GET /v1/discover: one cacheable answer for every viewer of a country and gender choice. It carries no
 // per-viewer flags (isLiked is always false here) so a CDN and the service worker may share it.
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, exists, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, desc, eq, exists, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
-import type { CreatorCard, DiscoverResponse } from '../../src/contract';
+import {
+  type CreatorCard,
+  type DiscoverResponse,
+  type SearchResponse,
+  searchBodySchema,
+  searchQuerySchema,
+} from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { parse } from '../http/validate';
 import { viewerOf } from '../http/viewer';
-import { type VideoRow, visibleTo } from './listing';
+import type { MediaStorage } from '../media/storage';
+import { type VideoRow, viewerFlags, visibleTo } from './listing';
 import { presentVideos } from './present';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 const CREATORS = 12;
 const VIDEOS = 10;
 const WEEK = sql`now() - interval '7 days'`;
+const SEARCH_LIMIT = 10;
+/** Below this, trigram matches are mostly noise; 'lunna' ~ 'luna' scores 0.57, 'beech' ~ 'beach' 0.33. */
+const SIMILARITY = 0.3;
+
+/** A contains-match for LIKE, with the user's own % and _ taken literally. */
+const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export const discoverQuerySchema = v.object({
   gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/, 'Invalid gender.'))),
 });
 
+const cardOf = (storage: MediaStorage, u: typeof t.users.$inferSelect): CreatorCard => ({
+  id: u.id,
+  slug: u.slug,
+  name: u.name,
+  avatar: storage.url(u.avatarPath),
+  isLive: u.isLive ? 1 : 0,
+  type: u.type === 'channel' ? 'channel' : 'model',
+});
+
 export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
+  const card = (u: typeof t.users.$inferSelect) => cardOf(deps.storage, u);
 
   app.get('/v1/discover', async (request, reply) => {
     const query = parse(discoverQuerySchema, request.query);
@@ -78,14 +101,6 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
       allTime(t.videos.viewCount),
       db.select().from(t.webcamSites).orderBy(asc(t.webcamSites.position), asc(t.webcamSites.id)),
     ]);
-    const card = (u: typeof t.users.$inferSelect): CreatorCard => ({
-      id: u.id,
-      slug: u.slug,
-      name: u.name,
-      avatar: deps.storage.url(u.avatarPath),
-      isLive: u.isLive ? 1 : 0,
-      type: u.type === 'channel' ? 'channel' : 'model',
-    });
     const present = (rows: VideoRow[]) => presentVideos(db, deps.storage, rows);
     const body: DiscoverResponse = {
       liveUsers: live.map(card),
@@ -116,5 +131,89 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
       return reply.status(304).send();
     }
     return reply.type('application/json; charset=utf-8').send(json);
+  });
+}
+
+export async function searchRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { db } = deps.database;
+  const card = (u: typeof t.users.$inferSelect) => cardOf(deps.storage, u);
+
+  /**
+   * Typo-tolerant search: a name matches when it contains the text, or when its trigram similarity to it
+   * (whole name, or its best-matching word for titles) is at least SIMILARITY. Best matches first.
+   */
+  app.post('/v1/discover/search', async (request) => {
+    const { query: text } = parse(searchQuerySchema, request.query);
+    const body = parse(searchBodySchema, request.body);
+    const viewer = await viewerOf(request, deps);
+    const empty: SearchResponse = { users: [], tags: [], videos: [] };
+    if (text.length < 2) return empty;
+    const like = containing(text);
+    const q = text.toLowerCase();
+    const matches = (column: AnyColumn) =>
+      sql`(lower(${column}) like ${like} or similarity(${column}, ${q}) >= ${SIMILARITY} or word_similarity(${q}, ${column}) >= ${SIMILARITY})`;
+    const rank = (column: AnyColumn) =>
+      sql`greatest(similarity(${column}, ${q}), word_similarity(${q}, ${column}), case when lower(${column}) like ${like} then 1 else 0 end)`;
+
+    const [users, tags, videos] = await Promise.all([
+      db
+        .select()
+        .from(t.users)
+        .where(
+          and(
+            inArray(t.users.type, ['model', 'channel']),
+            notGeoBlocked(viewer, t.users.id),
+            sql`(${matches(t.users.name)} or ${matches(t.users.username)})`,
+          ),
+        )
+        .orderBy(desc(sql`greatest(${rank(t.users.name)}, ${rank(t.users.username)})`), asc(t.users.id))
+        .limit(SEARCH_LIMIT),
+      db
+        .select({ id: t.tags.id, name: t.tags.name, slug: t.tags.slug })
+        .from(t.tags)
+        .where(
+          and(
+            matches(t.tags.name),
+            exists(
+              db
+                .select({ one: sql`1` })
+                .from(t.videoTags)
+                .innerJoin(t.videos, eq(t.videos.id, t.videoTags.videoId))
+                .where(and(eq(t.videoTags.tagId, t.tags.id), ...visibleTo(viewer))),
+            ),
+          ),
+        )
+        .orderBy(desc(rank(t.tags.name)), asc(t.tags.id))
+        .limit(SEARCH_LIMIT),
+      db
+        .select()
+        .from(t.videos)
+        .where(and(...visibleTo(viewer), matches(t.videos.title)))
+        .orderBy(desc(rank(t.videos.title)), desc(t.videos.likeCount), desc(t.videos.id))
+        .limit(SEARCH_LIMIT),
+    ]);
+    const result: SearchResponse = {
+      users: users.map(card),
+      tags,
+      videos: await presentVideos(
+        db,
+        deps.storage,
+        videos,
+        await viewerFlags(
+          db,
+          viewer,
+          videos.map((r) => r.id),
+        ),
+      ),
+    };
+    if (body.is_final) {
+      await db.insert(t.searchLog).values({
+        query: text,
+        userId: viewer.user?.id ?? null,
+        guestId: viewer.guestId ?? null,
+        resultCount: users.length + tags.length + videos.length,
+      });
+    }
+    return result;
   });
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { videoSchema } from './video';
+import { tagSchema, videoSchema } from './video';
 
 /** A creator card in discover carousels. */
 export const creatorCardSchema = v.object({
@@ -32,3 +32,27 @@ export const discoverResponseSchema = v.object({
   webcam_sites: v.array(webcamSiteSchema),
 });
 export type DiscoverResponse = v.InferOutput<typeof discoverResponseSchema>;
+
+/** POST /v1/discover/search?query= : the query string carries the text, the body who asks and why. */
+export const searchQuerySchema = v.object({
+  query: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search is too long.')), ''),
+});
+
+export const searchBodySchema = v.object({
+  guest_id: v.optional(v.nullable(v.string())),
+  /** true once the user stopped typing (2 s debounce): only these are logged for analytics. */
+  is_final: v.optional(
+    v.pipe(
+      v.union([v.boolean(), v.picklist([0, 1, '0', '1', 'true', 'false'])]),
+      v.transform((x) => x === true || x === 1 || x === '1' || x === 'true'),
+    ),
+    false,
+  ),
+});
+
+export const searchResponseSchema = v.object({
+  users: v.array(creatorCardSchema),
+  tags: v.array(tagSchema),
+  videos: v.array(videoSchema),
+});
+export type SearchResponse = v.InferOutput<typeof searchResponseSchema>;
