@@ -4,6 +4,7 @@ import { type Config, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
 import { type Jobs, startJobs } from './jobs/boss';
+import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from './media/cleanup';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from './media/demo';
 import { configureBinaries } from './media/ffmpeg';
 import { MediaStorage } from './media/storage';
@@ -23,6 +24,9 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
   if (config.runWorkers) {
     await jobs.work<{ videoId: number }>(DEMO_MEDIA_QUEUE, ({ videoId }) =>
       generateDemoVideo({ db: database.db, storage }, videoId),
+    );
+    await jobs.work<{ videoId: number }>(VIDEO_CLEANUP_QUEUE, ({ videoId }) =>
+      cleanupVideo({ db: database.db, storage }, videoId),
     );
   }
   return {

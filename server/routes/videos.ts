@@ -3,12 +3,14 @@ import { and, desc, eq, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import { type FeedQuery, feedQuerySchema, messages } from '../../src/contract';
+import { canManageCreator } from '../auth/permissions';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
-import { notFound } from '../http/errors';
+import { HttpError, notFound } from '../http/errors';
 import { parse } from '../http/validate';
-import { type Viewer, viewerOf } from '../http/viewer';
+import { requireUser, type Viewer, viewerOf } from '../http/viewer';
+import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../media/cleanup';
 import {
   decodeCursor,
   encodeCursor,
@@ -144,5 +146,27 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
     const page = await rankedPage(db, viewer, query, query.cursor ? perPage : perPage - 1, [first.id]);
     return answer(request, viewer, query.cursor ? page.rows : [first, ...page.rows], page.cursor);
+  });
+
+  // Spec §7 makes this a GET. The video leaves every list at once (status deleting); the job removes
+  // files and row. Without a job queue (some tests, API-only nodes) the cleanup runs inline.
+  app.get<{ Params: { id: string } }>('/v1/videos/:id/delete', async (request) => {
+    const user = await requireUser(request, deps);
+    const id = /^\d{1,10}$/.test(request.params.id) ? Number(request.params.id) : 0;
+    const [video] = await db.select().from(t.videos).where(eq(t.videos.id, id));
+    if (!video) throw notFound(messages.video.notFound);
+    if (!(await canManageCreator(db, user, video.userId)))
+      throw new HttpError(403, messages.server.forbidden);
+    await db.update(t.videos).set({ status: 'deleting', updatedAt: new Date() }).where(eq(t.videos.id, id));
+    if (deps.jobs) {
+      await deps.jobs.send(
+        VIDEO_CLEANUP_QUEUE.name,
+        { videoId: id },
+        { retryLimit: VIDEO_CLEANUP_QUEUE.retryLimit, singletonKey: `video-cleanup-${id}` },
+      );
+    } else {
+      await cleanupVideo({ db, storage: deps.storage }, id);
+    }
+    return { message: 'Video deleted successfully', data: { id, status: 'deleting' } };
   });
 }
