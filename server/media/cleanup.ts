@@ -28,7 +28,7 @@ export function mediaPathsOf(video: typeof videos.$inferSelect): string[] {
 export async function cleanupVideo(deps: { db: Db; storage: MediaStorage }, videoId: number): Promise<void> {
   const [video] = await deps.db.select().from(videos).where(eq(videos.id, videoId));
   // Only a video that is still being deleted is touched: a stale job must never remove a live video.
-  if (!video || video.status !== 'deleting') return;
+  if (video?.status !== 'deleting') return;
   for (const relative of mediaPathsOf(video)) await deps.storage.remove(relative);
   await deps.db.delete(videos).where(and(eq(videos.id, videoId), eq(videos.status, 'deleting')));
 }
