@@ -10,6 +10,7 @@ import {
   videoRatingSchema,
   videoViewSchema,
 } from '../../src/contract';
+import { canManageCreator } from '../auth/permissions';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
@@ -120,6 +121,14 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     const input = parse(videoRatingSchema, request.body);
     const viewer = await viewerOf(request, deps);
     const videoId = await visibleVideoId(db, viewer, input.video_id);
+    // A rating is a viewer's opinion: the creator and whoever manages them (studio) would only skew it.
+    const [video] = await db
+      .select({ userId: t.videos.userId })
+      .from(t.videos)
+      .where(eq(t.videos.id, videoId));
+    if (video && (await canManageCreator(db, user, video.userId))) {
+      throw new HttpError(403, 'You cannot rate your own video.');
+    }
     return db.transaction(async (tx) => {
       // Re-rating replaces the earlier rating: the sum moves by the difference, the count stays.
       const [previous] = await tx

@@ -163,6 +163,28 @@ describe('POST /v1/video-rating/rate', () => {
     expect(await counters(video.id)).toMatchObject({ ratingCount: 2, ratingSum: 7 });
   });
 
+  it('refuses the creator and their studio manager, allows another creator', async () => {
+    const [studio] = await ctx.database.db
+      .insert(t.studios)
+      .values({ name: 'S', keyHash: 'rate-studio' })
+      .returning();
+    const owner = await insertUser(ctx, { studioId: studio?.id, studioRole: 'member' });
+    const manager = await insertUser(ctx, { studioId: studio?.id, studioRole: 'manager' });
+    const stranger = await insertUser(ctx);
+    const video = await insertVideo(ctx, { userId: owner.id });
+    for (const person of [owner, manager]) {
+      const token = await issueAccessToken(ctx.database.db, person.id, false);
+      const res = await post('/v1/video-rating/rate', { video_id: video.id, rating: 5 }, bearer(token));
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: 'You cannot rate your own video.' });
+    }
+    const token = await issueAccessToken(ctx.database.db, stranger.id, false);
+    expect(
+      (await post('/v1/video-rating/rate', { video_id: video.id, rating: 1 }, bearer(token))).statusCode,
+    ).toBe(200);
+    expect(await counters(video.id)).toMatchObject({ ratingCount: 1, ratingSum: 1 });
+  });
+
   it('accepts only whole ratings from 1 to 5', async () => {
     const video = await newVideo();
     for (const rating of [0, 6, 2.5, 'x', null]) {
