@@ -16,6 +16,7 @@ import {
   chronoOrder,
   decodeCursor,
   encodeCursor,
+  MAX_ID,
   nextLink,
   type VideoRow,
   viewerFlags,
@@ -188,7 +189,10 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     const viewer = await viewerOf(request, deps);
     const perPage = Math.min(query.per_page ?? 100, MAX_PER_PAGE);
     const cursor = decodeCursor(
-      v.object({ n: v.pipe(v.string(), v.maxLength(200)), i: v.number() }),
+      v.object({
+        n: v.pipe(v.string(), v.maxLength(200)),
+        i: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_ID)),
+      }),
       query.cursor,
     );
     const filters: SQL[] = [

@@ -10,6 +10,11 @@ import { notGeoBlocked, publicVideo } from './visibility';
 
 export type VideoRow = typeof t.videos.$inferSelect;
 
+/** Largest serial id; anything above it in a cursor was not made by us. */
+export const MAX_ID = 2_147_483_647;
+
+export const invalidCursor = () => new HttpError(422, 'Invalid cursor.', { cursor: ['Invalid cursor.'] });
+
 /** Creator gender letters, comma joined ("m", "t", "m,t"). */
 export function genderFilter(gender: string | undefined): SQL | undefined {
   if (!gender) return undefined;
@@ -72,9 +77,12 @@ export function decodeCursor<S extends v.GenericSchema>(
 ): v.InferOutput<S> | undefined {
   if (raw === undefined) return undefined;
   try {
-    return v.parse(schema, JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
+    const parsed: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    // PostgreSQL text cannot hold U+0000; JSON.stringify shows it as the escape \u0000.
+    if (JSON.stringify(parsed).includes('\\u0000')) throw invalidCursor();
+    return v.parse(schema, parsed);
   } catch {
-    throw new HttpError(422, 'Invalid cursor.', { cursor: ['Invalid cursor.'] });
+    throw invalidCursor();
   }
 }
 
@@ -93,8 +101,8 @@ export function nextLink(path: string, query: Record<string, unknown>, cursor: s
 
 /** Keyset position in a newest-first list: publish time (ms) and id of the last video served. */
 export const chronoCursorSchema = v.object({
-  p: v.pipe(v.number(), v.integer()),
-  i: v.pipe(v.number(), v.integer()),
+  p: v.pipe(v.number(), v.integer(), v.minValue(-8.64e15), v.maxValue(8.64e15)),
+  i: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_ID)),
 });
 
 /**

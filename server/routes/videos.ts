@@ -14,6 +14,8 @@ import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../media/cleanup';
 import {
   decodeCursor,
   encodeCursor,
+  invalidCursor,
+  MAX_ID,
   nextLink,
   tagsFilter,
   type VideoRow,
@@ -51,7 +53,7 @@ export const rankScore = (at: Date): SQL => sql`(
  * videos published after page 1 wait for the next session.
  */
 const rankCursorSchema = v.object({
-  at: v.pipe(v.number(), v.integer()),
+  at: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(8.64e15)),
   seen: v.pipe(v.string(), v.regex(/^[0-9a-z]*(\.[0-9a-z]+)*$/), v.maxLength(15_000)),
 });
 
@@ -84,6 +86,7 @@ async function rankedPage(
   const state = decodeCursor(rankCursorSchema, query.cursor);
   const at = state ? new Date(state.at) : new Date();
   const seen = [...(state ? decodeSeen(state.seen) : []), ...exclude];
+  if (seen.some((id) => !Number.isSafeInteger(id) || id > MAX_ID)) throw invalidCursor();
   const filters: SQL[] = [
     ...visibleTo(viewer, query.gender),
     sql`${t.videos.publishAt} <= ${at.toISOString()}::timestamptz`,

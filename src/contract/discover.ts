@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { noNul } from './interactions';
 import { tagSchema, videoSchema } from './video';
 
 /** A creator card in discover carousels. */
@@ -35,7 +36,10 @@ export type DiscoverResponse = v.InferOutput<typeof discoverResponseSchema>;
 
 /** POST /v1/discover/search?query= : the query string carries the text, the body who asks and why. */
 export const searchQuerySchema = v.object({
-  query: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search is too long.')), ''),
+  query: v.optional(
+    v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search is too long.'), noNul('Invalid search.')),
+    '',
+  ),
 });
 
 export const searchBodySchema = v.object({

@@ -101,6 +101,8 @@ export const reportMessages = {
 } as const;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+/** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a 422 instead of a 500. */
+export const noNul = (message: string) => v.check((s: string) => !s.includes('\u0000'), message);
 
 /**
  * POST /v1/report-video. Guests must leave an email so a moderator can answer; a logged-in user is
@@ -117,13 +119,20 @@ export const reportVideoSchema = (opts: { guest: boolean }) =>
           v.nonEmpty(reportMessages.missingEmail),
           v.maxLength(254, reportMessages.invalidEmail),
           v.regex(EMAIL, reportMessages.invalidEmail),
+          noNul(reportMessages.invalidEmail),
         )
       : v.optional(
           v.nullable(
             v.union(
               [
                 v.literal(''),
-                v.pipe(v.string(), v.trim(), v.maxLength(254), v.regex(EMAIL, reportMessages.invalidEmail)),
+                v.pipe(
+                  v.string(),
+                  v.trim(),
+                  v.maxLength(254),
+                  v.regex(EMAIL, reportMessages.invalidEmail),
+                  noNul(reportMessages.invalidEmail),
+                ),
               ],
               reportMessages.invalidEmail,
             ),
@@ -136,6 +145,7 @@ export const reportVideoSchema = (opts: { guest: boolean }) =>
       v.trim(),
       v.nonEmpty(reportMessages.missingMessage),
       v.maxLength(2000, 'Description cannot exceed 2000 characters.'),
+      noNul(reportMessages.missingMessage),
     ),
     guest_id: v.optional(v.nullable(guestIdSchema)),
   });

@@ -58,7 +58,14 @@ export type FeedQuery = v.InferOutput<typeof feedQuerySchema>;
 /** GET /v1/tags and GET /v1/tags/video-rating/unrated. */
 export const tagListQuerySchema = v.object({
   gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/))),
-  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64))),
+  search: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(64),
+      v.check((s) => !s.includes('\u0000')),
+    ),
+  ),
   page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.transform(Number))),
   per_page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/), v.transform(Number))),
   cursor: v.optional(v.pipe(v.string(), v.maxLength(1000))),

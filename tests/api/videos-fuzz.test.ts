@@ -1,0 +1,163 @@
+// Malformed input over the feed, discover and interaction routes: every answer is a 2xx or a 4xx with a
+// JSON message, never a 5xx.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../server/db/schema';
+import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
+
+let ctx: TestContext;
+let videoId = 1;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const creator = await insertUser(ctx);
+  videoId = (await insertVideo(ctx, { userId: creator.id })).id;
+  const [tag] = await ctx.database.db.insert(t.tags).values({ name: 'neon', slug: 'neon' }).returning();
+  await ctx.database.db.insert(t.videoTags).values({ videoId, tagId: tag?.id ?? 0 });
+});
+afterAll(() => ctx.close());
+
+const b64 = (x: unknown) => Buffer.from(typeof x === 'string' ? x : JSON.stringify(x)).toString('base64url');
+const cursors = [
+  'x',
+  '%00',
+  b64('not json'),
+  b64({ at: 1e300, seen: '' }),
+  b64({ at: 1, seen: 'zzzzzzzzzzzzzz' }),
+  b64({ at: 1, seen: '1..2' }),
+  b64({ p: 1e300, i: 1 }),
+  b64({ p: 1, i: 1e12 }),
+  b64({ p: -1, i: -5 }),
+  b64({ n: 'a\u0000b', i: 1 }),
+  b64({ n: 'a', i: 99999999999 }),
+  b64([]),
+  b64(null),
+];
+const queryValues = [
+  '',
+  '0',
+  '-1',
+  '1e5',
+  '99999999',
+  'm,t,m',
+  'x',
+  '%00',
+  'a'.repeat(5000),
+  '1,',
+  ',1',
+  '１',
+];
+const listPaths = [
+  '/v1/videos',
+  `/v1/videos/start/${videoId}`,
+  '/v1/tags/neon/videos',
+  '/v1/tags/1/videos',
+  `/v1/tags/neon/videos/${videoId}`,
+  '/v1/discover/category/none/videos',
+  '/v1/discover/webcam-site/none/videos',
+  '/v1/sidebar/left',
+  '/v1/tags',
+  '/v1/tags/video-rating/unrated',
+  '/v1/video-rating/unrated',
+  '/v1/video-rating/rated',
+  '/v1/discover',
+];
+const bodies: unknown[] = [
+  null,
+  'text',
+  [],
+  42,
+  {},
+  { video_id: [1] },
+  { video_id: { $gt: 1 } },
+  { video_id: '1e3' },
+  { video_id: 1e20 },
+  { video_id: -1 },
+  { video_id: 1.5 },
+  { video_id: '99999999999' },
+  { video_id: 'VIDEO', type: 'add', guest_id: 'x'.repeat(500) },
+  { video_id: 'VIDEO', type: 'add', guest_id: 'guest-fuzz-0001', user_id: { a: 1 } },
+  { video_id: 'VIDEO', rating: '5.0' },
+  { video_id: 'VIDEO', rating: 1e9 },
+  {
+    video_id: 'VIDEO',
+    reason: 'spam',
+    message: 'a\u0000b',
+    email: 'a@b.example',
+    guest_id: 'guest-fuzz-0001',
+  },
+  { video_id: 'VIDEO', reason: ['spam'], message: {}, email: 7 },
+  { video_id: 'VIDEO', reason: 'spam', message: 'x'.repeat(5000), email: 'a@b.example' },
+  { guest_id: 'guest-fuzz-0001', is_final: 'maybe' },
+  { guest_id: 12, is_final: [] },
+];
+const posts = ['/v1/video-like', '/v1/video-view', '/v1/video-rating/rate', '/v1/report-video'];
+
+const expectClean = (res: { statusCode: number; body: string }, what: string) => {
+  expect(res.statusCode, `${what} → ${res.statusCode} ${res.body.slice(0, 200)}`).toBeLessThan(500);
+  if (res.statusCode >= 400) expect(typeof JSON.parse(res.body).message, what).toBe('string');
+};
+
+describe('malformed input', () => {
+  it('never makes a list answer 5xx', async () => {
+    for (const path of listPaths) {
+      for (const cursor of cursors) {
+        const url = `${path}?cursor=${encodeURIComponent(cursor)}`;
+        expectClean(await ctx.app.inject({ method: 'GET', url }), url);
+      }
+      for (const key of ['page', 'per_page', 'gender', 'tags', 'search', 'guest_id']) {
+        for (const value of queryValues) {
+          const url = `${path}?${key}=${encodeURIComponent(value)}`;
+          expectClean(await ctx.app.inject({ method: 'GET', url }), url);
+        }
+      }
+    }
+    for (const id of ['0', '-1', 'abc', '99999999999', '1e3', '%00', 'a'.repeat(300)]) {
+      for (const url of [`/v1/videos/start/${id}`, `/v1/tags/${id}/videos`, `/v1/tags/neon/videos/${id}`]) {
+        expectClean(await ctx.app.inject({ method: 'GET', url }), url);
+      }
+      expectClean(await ctx.app.inject({ method: 'GET', url: `/v1/videos/${id}/delete` }), id);
+    }
+  });
+
+  it('never makes a post answer 5xx', async () => {
+    for (const url of [...posts, '/v1/discover/search?query=luna', '/v1/discover/search?query=%00']) {
+      for (const raw of bodies) {
+        const body = JSON.parse(JSON.stringify(raw).replaceAll('"VIDEO"', String(videoId)));
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url,
+          payload: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
+        expectClean(res, `${url} ${JSON.stringify(body).slice(0, 80)}`);
+      }
+      expectClean(
+        await ctx.app.inject({
+          method: 'POST',
+          url,
+          payload: '{bad json',
+          headers: { 'content-type': 'application/json' },
+        }),
+        url,
+      );
+      expectClean(
+        await ctx.app.inject({
+          method: 'POST',
+          url,
+          payload: 'plain',
+          headers: { 'content-type': 'text/plain' },
+        }),
+        url,
+      );
+      expectClean(
+        await ctx.app.inject({
+          method: 'POST',
+          url,
+          payload: {},
+          headers: { 'idempotency-key': 'bad key!' },
+        }),
+        `${url} bad key`,
+      );
+    }
+  });
+});
