@@ -26,8 +26,11 @@ import { presentVideos } from './present';
 
 const DEFAULT_PER_PAGE = 10;
 const MAX_PER_PAGE = 50;
-/** A session is this many videos at most; then links.next is null and the client starts a fresh feed. */
-export const MAX_SESSION_VIDEOS = 2000;
+/**
+ * A session is this many videos at most (its cursor stays near 6 KB, well inside URL limits); then links.next
+ * is null and the client starts a fresh feed.
+ */
+export const MAX_SESSION_VIDEOS = 1000;
 
 /**
  * Home feed rank, computed against the snapshot time `at` of page 1 (so it does not drift while a

@@ -66,6 +66,20 @@ describe('POST /v1/video-like', () => {
     expect((await counters(video.id))?.likeCount).toBe(1);
   });
 
+  it('stays one like when the same viewer, or the same Idempotency-Key, arrives 5 times at once', async () => {
+    const video = await newVideo();
+    const body = { video_id: video.id, type: 'add', guest_id: 'guest-conc-0001' };
+    const plain = await Promise.all(Array.from({ length: 5 }, () => post('/v1/video-like', body)));
+    expect(plain.every((r) => r.statusCode === 200)).toBe(true);
+    const keyed = { ...body, guest_id: 'guest-conc-0002' };
+    const headers = { 'idempotency-key': 'like-conc-0000001' };
+    const replays = await Promise.all(
+      Array.from({ length: 5 }, () => post('/v1/video-like', keyed, headers)),
+    );
+    expect(replays.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect((await counters(video.id))?.likeCount).toBe(2);
+  });
+
   it('validates the payload and needs a viewer', async () => {
     const video = await newVideo();
     const missing = await post('/v1/video-like', { type: 'add', guest_id: 'guest-cccc-3333' });
