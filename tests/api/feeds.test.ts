@@ -280,13 +280,41 @@ describe('GET /v1/tags', () => {
     expect(second.links.next).toBeNull();
   });
 
+  it('neither repeats nor skips a tag when new tags appear between pages', async () => {
+    const seen: string[] = [];
+    let next: string | null = '/v1/tags?per_page=1';
+    let n = 0;
+    while (next) {
+      const body = await tags(next);
+      seen.push(...body.data.map((x) => x.slug));
+      next = body.links.next;
+      // "aaa…" sorts before every page already served, "zz…" after: the first must not shift the pages.
+      const [early, late] = await ctx.database.db
+        .insert(t.tags)
+        .values([
+          { name: `aaa${n}`, slug: `aaa${n}` },
+          { name: `zz${n}`, slug: `zz${n++}` },
+        ])
+        .returning();
+      const [f0] = await ids('f0');
+      await ctx.database.db.insert(t.videoTags).values([
+        { videoId: f0 ?? 0, tagId: early?.id ?? 0 },
+        { videoId: f0 ?? 0, tagId: late?.id ?? 0 },
+      ]);
+    }
+    expect(seen.filter((x) => !x.startsWith('zz'))).toEqual(['neon', 'solo']);
+    expect(new Set(seen).size).toBe(seen.length);
+    await ctx.database.db.delete(t.tags).where(like(t.tags.slug, 'aaa%'));
+    await ctx.database.db.delete(t.tags).where(like(t.tags.slug, 'zz%'));
+  });
+
   it('lists tags with videos the user has not rated yet', async () => {
     const auth = { authorization: `Bearer ${userToken}` };
     expect((await tags('/v1/tags/video-rating/unrated', auth)).data.map((x) => x.slug)).toEqual([
       'neon',
       'solo',
     ]);
-    for (const title of ['f5', 'f9']) {
+    for (const title of ['f5', 'f8', 'f9']) {
       const [id] = await ids(title);
       await ctx.app.inject({
         method: 'POST',
@@ -296,6 +324,9 @@ describe('GET /v1/tags', () => {
       });
     }
     expect((await tags('/v1/tags/video-rating/unrated', auth)).data.map((x) => x.slug)).toEqual(['neon']);
+    expect(await all('/v1/video-rating/rated', auth)).toEqual(['f9', 'f8', 'f5']);
+    // f5 and f9 belong to the creator who blocks Germany.
+    expect(await all('/v1/video-rating/rated', { ...auth, ...DE })).toEqual(['f8']);
     expect((await tags('/v1/tags/video-rating/unrated')).data.map((x) => x.slug)).toEqual(['neon', 'solo']);
   });
 });
