@@ -1,13 +1,20 @@
 // `npm run bench`: runs each benchmark in turn and prints its figures with the machine it ran on.
 import os from 'node:os';
+import { feedBench } from './feed.bench';
 import { startupBench } from './startup.bench';
 
-const benches: [string, () => Promise<Record<string, string>>][] = [['startup', startupBench]];
+const benches: [string, () => Promise<Record<string, string>>][] = [
+  ['startup', startupBench],
+  ['home feed throughput', feedBench],
+];
+
+// `npm run bench -- feed` runs only the benchmarks whose name contains "feed".
+const only = process.argv.slice(2).join(' ');
 
 console.log(
   `node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`,
 );
-for (const [name, bench] of benches) {
+for (const [name, bench] of benches.filter(([name]) => !only || name.includes(only))) {
   console.log(`\n## ${name}`);
   const figures = await bench();
   for (const [label, value] of Object.entries(figures)) console.log(`  ${label}: ${value}`);
