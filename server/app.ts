@@ -1,7 +1,10 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
+import { installRateLimit } from './http/rate-limit';
 import { installStatic } from './http/static';
+import authRoutes from './routes/auth';
+import contactRoutes from './routes/contact';
 import healthRoutes from './routes/health';
 import pageRoutes from './routes/pages';
 import userRoutes from './routes/users';
@@ -20,10 +23,13 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
     routerOptions: { ignoreTrailingSlash: true },
   });
   installErrorHandler(app);
+  await installRateLimit(app);
   await healthRoutes(app, deps);
   await pageRoutes(app, deps);
   await userRoutes(app, deps);
   await videoRoutes(app, deps);
+  await authRoutes(app, deps);
+  await contactRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

@@ -4,6 +4,7 @@ import { type Config, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
 import { type Jobs, startJobs } from './jobs/boss';
+import { createDeliver, MAIL_QUEUE, type MailMessage } from './mail/mailer';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from './media/demo';
 import { configureBinaries } from './media/ffmpeg';
 import { MediaStorage } from './media/storage';
@@ -24,6 +25,8 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
     await jobs.work<{ videoId: number }>(DEMO_MEDIA_QUEUE, ({ videoId }) =>
       generateDemoVideo({ db: database.db, storage }, videoId),
     );
+    const deliver = createDeliver(config);
+    await jobs.work<MailMessage>(MAIL_QUEUE, (message) => deliver(message));
   }
   return {
     config,
