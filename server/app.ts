@@ -7,6 +7,7 @@ import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
 import healthRoutes from './routes/health';
 import pageRoutes from './routes/pages';
+import profileRoutes from './routes/profile';
 import userRoutes from './routes/users';
 import videoRoutes from './routes/videos';
 
@@ -30,6 +31,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
   await videoRoutes(app, deps);
   await authRoutes(app, deps);
   await contactRoutes(app, deps);
+  await profileRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

@@ -4,5 +4,6 @@ export * from './discover';
 export * from './interactions';
 export * from './messages';
 export * from './page';
+export * from './profile';
 export * from './user';
 export * from './video';
