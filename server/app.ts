@@ -9,6 +9,7 @@ import healthRoutes from './routes/health';
 import pageRoutes from './routes/pages';
 import profileRoutes from './routes/profile';
 import userRoutes from './routes/users';
+import verificationRoutes from './routes/verification';
 import videoRoutes from './routes/videos';
 
 /** Builds the whole HTTP app without listening: main.ts listens, tests call `app.inject()`. */
@@ -32,6 +33,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
   await authRoutes(app, deps);
   await contactRoutes(app, deps);
   await profileRoutes(app, deps);
+  await verificationRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

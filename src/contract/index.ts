@@ -6,4 +6,5 @@ export * from './messages';
 export * from './page';
 export * from './profile';
 export * from './user';
+export * from './verification';
 export * from './video';
