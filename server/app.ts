@@ -1,13 +1,18 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
+import { installRateLimit } from './http/rate-limit';
 import { installStatic } from './http/static';
 import discoverRoutes, { searchRoutes } from './routes/discover';
 import feedRoutes from './routes/feeds';
+import authRoutes from './routes/auth';
+import contactRoutes from './routes/contact';
 import healthRoutes from './routes/health';
 import interactionRoutes from './routes/interactions';
 import pageRoutes from './routes/pages';
+import profileRoutes from './routes/profile';
 import userRoutes from './routes/users';
+import verificationRoutes from './routes/verification';
 import videoRoutes from './routes/videos';
 
 /** Builds the whole HTTP app without listening: main.ts listens, tests call `app.inject()`. */
@@ -23,6 +28,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
     routerOptions: { ignoreTrailingSlash: true },
   });
   installErrorHandler(app);
+  await installRateLimit(app);
   await healthRoutes(app, deps);
   await pageRoutes(app, deps);
   await userRoutes(app, deps);
@@ -31,6 +37,10 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
   await discoverRoutes(app, deps);
   await searchRoutes(app, deps);
   await feedRoutes(app, deps);
+  await authRoutes(app, deps);
+  await contactRoutes(app, deps);
+  await profileRoutes(app, deps);
+  await verificationRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

@@ -24,6 +24,14 @@ export interface Config {
   geoCountryHeader: string;
   /** Trusted proxy header with the viewer's ISO 3166-2 region (e.g. "US-CA" or "CA"). */
   geoRegionHeader: string;
+  /** Sender of every mail. */
+  mailFrom: string;
+  /** Where contact-form messages go. */
+  operatorEmail: string;
+  /** Requests per window per IP on login, register, forgot-password, resend-email and contact. */
+  authRateLimit: number;
+  contactRateLimit: number;
+  rateLimitWindowMs: number;
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -56,5 +64,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     geoCountryHeader: (env.GEO_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
     geoRegionHeader: (env.GEO_REGION_HEADER || 'cf-region-code').toLowerCase(),
+    mailFrom: env.MAIL_FROM || 'ShortCams <no-reply@shortcams.local>',
+    operatorEmail: env.OPERATOR_EMAIL || 'operator@shortcams.local',
+    authRateLimit: int(env.AUTH_RATE_LIMIT, 10, 'AUTH_RATE_LIMIT'),
+    contactRateLimit: int(env.CONTACT_RATE_LIMIT, 5, 'CONTACT_RATE_LIMIT'),
+    rateLimitWindowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60_000, 'RATE_LIMIT_WINDOW_MS'),
   };
 }

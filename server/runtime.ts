@@ -5,6 +5,7 @@ import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
 import { type Jobs, startJobs } from './jobs/boss';
 import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from './media/cleanup';
+import { createDeliver, MAIL_QUEUE, type MailMessage } from './mail/mailer';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from './media/demo';
 import { configureBinaries } from './media/ffmpeg';
 import { MediaStorage } from './media/storage';
@@ -28,6 +29,8 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
     await jobs.work<{ videoId: number }>(VIDEO_CLEANUP_QUEUE, ({ videoId }) =>
       cleanupVideo({ db: database.db, storage }, videoId),
     );
+    const deliver = createDeliver(config);
+    await jobs.work<MailMessage>(MAIL_QUEUE, (message) => deliver(message));
   }
   return {
     config,

@@ -172,3 +172,44 @@ export function masterPlaylist(variants: { uri: string; rendition: Rendition; au
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * Re-encodes an uploaded still (avatar, cover, ID photo) to a fresh JPEG: the demuxer is forced to the
+ * format its magic bytes showed, so ffmpeg never guesses at hostile input; the image is scaled to cover
+ * the box and cropped at the centre (or only bounded when `crop` is false); every metadata block (EXIF
+ * with GPS, camera, comments) is dropped because nothing is copied from the input but pixels.
+ */
+export function stillReencodeArgs(
+  input: string,
+  format: 'png' | 'jpeg',
+  box: { width: number; height: number; crop: boolean },
+  output: string,
+): string[] {
+  const { width, height } = box;
+  const filter = box.crop
+    ? `scale=${width}:${height}:force_original_aspect_ratio=increase:flags=bicubic,crop=${width}:${height},setsar=1`
+    : `scale=${width}:${height}:force_original_aspect_ratio=decrease:flags=bicubic,setsar=1`;
+  return [
+    ...quiet,
+    '-f',
+    format === 'png' ? 'png_pipe' : 'jpeg_pipe',
+    '-i',
+    input,
+    '-frames:v',
+    '1',
+    '-vf',
+    // Full-range yuv420p: what every browser decodes for JPEG; also flattens PNG transparency.
+    `${filter},format=yuvj420p`,
+    '-map_metadata',
+    '-1',
+    '-map_chapters',
+    '-1',
+    '-q:v',
+    '3',
+    '-f',
+    'image2',
+    '-c:v',
+    'mjpeg',
+    output,
+  ];
+}

@@ -1,0 +1,41 @@
+// Small multipart forms (profile images, verification): fields and a few images read into memory, each
+// file bounded so an oversized one is refused while it streams in rather than after it is stored.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { messages } from '../../src/contract/messages';
+import { IMAGE_MAX_BYTES } from '../media/images';
+import { HttpError } from './errors';
+
+/** Registers the parser in the caller's encapsulated scope only, so other route modules keep their own. */
+export async function installImageMultipart(scope: FastifyInstance) {
+  await scope.register(multipart, {
+    limits: { fileSize: IMAGE_MAX_BYTES, files: 6, fields: 40, fieldSize: 10_000, parts: 50 },
+  });
+}
+
+export interface ImageForm {
+  fields: Record<string, string>;
+  files: Record<string, Buffer>;
+}
+
+export async function readImageForm(request: FastifyRequest): Promise<ImageForm> {
+  const form: ImageForm = { fields: {}, files: {} };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (bytes.length > 0) form.files[part.fieldname] = bytes;
+      } else if (typeof part.value === 'string') {
+        form.fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new HttpError(422, messages.profile.imageTooLarge, { image: [messages.profile.imageTooLarge] });
+    }
+    if (code?.startsWith('FST_')) throw new HttpError(400, messages.server.badRequest);
+    throw err;
+  }
+  return form;
+}

@@ -1,0 +1,28 @@
+// Per-IP limits on the routes that attract abuse (credential stuffing, mail bombing). The store is in
+// memory, which is right for one node; with several API nodes it moves to Redis (the plugin's `redis`
+// option) so that the count is shared.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { messages } from '../../src/contract/messages';
+import type { AppDeps } from '../deps';
+import { HttpError } from './errors';
+
+export async function installRateLimit(app: FastifyInstance) {
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new HttpError(429, messages.auth.tooManyAttempts),
+  });
+}
+
+/** Route config for an auth-like route: login, register, password reset, resend. */
+export const authLimit = (deps: AppDeps) => ({
+  rateLimit: { max: deps.config.authRateLimit, timeWindow: deps.config.rateLimitWindowMs },
+});
+
+export const contactLimit = (deps: AppDeps) => ({
+  rateLimit: {
+    max: deps.config.contactRateLimit,
+    timeWindow: deps.config.rateLimitWindowMs,
+    errorResponseBuilder: () => new HttpError(429, messages.contact.tooMany),
+  },
+});

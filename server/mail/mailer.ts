@@ -1,0 +1,80 @@
+// Outgoing mail. SMTP when SMTP_URL is set; otherwise each message is written as an .eml file under
+// DATA_DIR/mail and its link logged, so a fresh install can sign up without any mail server.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config';
+import type { AppDeps } from '../deps';
+import type { QueueSpec } from '../jobs/boss';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string | undefined;
+  /** The one link the mail is about; logged when mails go to files so an operator can follow it. */
+  link?: string | undefined;
+}
+
+export const MAIL_QUEUE: QueueSpec = {
+  name: 'mail',
+  // An SMTP conversation that has not finished in a minute is dead; retry it.
+  expireInSeconds: 60,
+  retryLimit: 5,
+  concurrency: 1,
+};
+
+export type Deliver = (message: MailMessage) => Promise<void>;
+
+export function createDeliver(
+  config: Pick<Config, 'smtpUrl' | 'dataDir' | 'mailFrom'>,
+  log: (line: string) => void = (line) => console.info(line),
+): Deliver {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return async (msg) => {
+      await transport.sendMail({
+        from: config.mailFrom,
+        to: msg.to,
+        subject: msg.subject,
+        text: msg.text,
+        replyTo: msg.replyTo,
+      });
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const outbox = path.join(config.dataDir, 'mail');
+  return async (msg) => {
+    const info = await transport.sendMail({
+      from: config.mailFrom,
+      to: msg.to,
+      subject: msg.subject,
+      text: msg.text,
+      replyTo: msg.replyTo,
+    });
+    await fs.mkdir(outbox, { recursive: true });
+    const file = path.join(outbox, `${Date.now()}-${randomBytes(4).toString('hex')}.eml`);
+    await fs.writeFile(file, info.message as Buffer);
+    log(`[mail] to ${msg.to}: ${msg.subject}${msg.link ? ` ${msg.link}` : ''} (${file})`);
+  };
+}
+
+const direct = new WeakMap<object, Deliver>();
+
+/**
+ * Queues the mail on pg-boss so that a slow or failing SMTP server never holds up a request (and is
+ * retried); processes without a job queue (some tests) deliver at once.
+ */
+export async function sendMail(deps: AppDeps, message: MailMessage): Promise<void> {
+  if (deps.jobs) {
+    await deps.jobs.send(MAIL_QUEUE.name, message, { retryLimit: MAIL_QUEUE.retryLimit });
+    return;
+  }
+  let deliver = direct.get(deps.config);
+  if (!deliver) {
+    deliver = createDeliver(deps.config);
+    direct.set(deps.config, deliver);
+  }
+  await deliver(message);
+}

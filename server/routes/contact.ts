@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { contactSchema, messages } from '../../src/contract';
+import * as t from '../db/schema';
+import type { AppDeps } from '../deps';
+import { contactLimit } from '../http/rate-limit';
+import { parse } from '../http/validate';
+import { sendMail } from '../mail/mailer';
+
+export default async function contactRoutes(app: FastifyInstance, deps: AppDeps) {
+  app.post('/v1/contact', { config: contactLimit(deps) }, async (request, reply) => {
+    const input = parse(contactSchema, request.body);
+    // Stored first: the operator still sees the message if mail is down.
+    await deps.database.db.insert(t.contactMessages).values({ ...input, ip: request.ip });
+    await sendMail(deps, {
+      to: deps.config.operatorEmail,
+      replyTo: input.email,
+      subject: `Contact form: ${input.email}`,
+      text: input.message,
+    });
+    return reply.status(201).send({ message: messages.contact.sent });
+  });
+}

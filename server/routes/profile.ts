@@ -1,0 +1,260 @@
+// The own profile (spec §7 GET/POST /v1/profile). POST takes one of several forms, told apart by the
+// fields present; a studio manager may send any of them with `user_id` to edit a member (spec §6).
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  messages,
+  type OwnProfile,
+  profileColorSchema,
+  profileDetailsSchema,
+  profileGenderSchema,
+  profileLinksSchema,
+  profilePasswordSchema,
+} from '../../src/contract';
+import { hashPassword } from '../auth/password';
+import { canManageCreator } from '../auth/permissions';
+import type { UserRow } from '../auth/tokens';
+import * as t from '../db/schema';
+import type { AppDeps } from '../deps';
+import { HttpError } from '../http/errors';
+import { installImageMultipart, readImageForm } from '../http/multipart';
+import { parse } from '../http/validate';
+import { requireUser } from '../http/viewer';
+import { reencodeImage, sniffImage } from '../media/images';
+import { usernameAvailable } from './auth';
+
+const p = messages.profile;
+const forbidden = () => new HttpError(403, messages.server.forbidden);
+
+export const IMAGE_BOXES = {
+  profile_photo: {
+    width: 150,
+    height: 150,
+    crop: true,
+    column: 'avatarPath',
+    stem: 'avatar',
+    done: p.photoUpdated,
+  },
+  profile_cover: {
+    width: 1000,
+    height: 500,
+    crop: true,
+    column: 'coverPath',
+    stem: 'cover',
+    done: p.coverUpdated,
+  },
+} as const;
+
+export async function ownProfile(deps: AppDeps, user: UserRow): Promise<OwnProfile> {
+  const { db } = deps.database;
+  const [links, studio] = await Promise.all([
+    db
+      .select()
+      .from(t.links)
+      .where(eq(t.links.userId, user.id))
+      .orderBy(asc(t.links.position), asc(t.links.id)),
+    user.studioId === null
+      ? Promise.resolve(undefined)
+      : db
+          .select({ id: t.studios.id, name: t.studios.name })
+          .from(t.studios)
+          .where(eq(t.studios.id, user.studioId))
+          .then((r) => r[0]),
+  ]);
+  return {
+    id: user.id,
+    type: user.type,
+    name: user.name,
+    slug: user.slug,
+    username: user.username,
+    email: user.email,
+    emailVerified: user.emailVerifiedAt !== null,
+    avatar: deps.storage.url(user.avatarPath),
+    cover: deps.storage.url(user.coverPath),
+    description: user.description,
+    color: user.color,
+    gender: user.gender,
+    phone_number: user.phoneNumber,
+    country: user.country,
+    preference: user.preference,
+    isLive: user.isLive ? 1 : 0,
+    isVerified: user.verificationStatus,
+    studio: studio ? { ...studio, role: user.studioRole } : null,
+    links: links.map((l) => ({
+      id: l.id,
+      url: l.url,
+      name: l.name,
+      icon: l.icon,
+      isLive: l.isLive ? 1 : 0,
+      isImportant: l.isImportant ? 1 : 0,
+    })),
+  };
+}
+
+/** The user the request acts on: the caller, or (with user_id) a member the caller may manage. */
+async function targetOf(deps: AppDeps, actor: UserRow, userId: number | undefined): Promise<UserRow> {
+  if (userId === undefined || userId === actor.id) return actor;
+  if (!(await canManageCreator(deps.database.db, actor, userId))) throw forbidden();
+  const [target] = await deps.database.db.select().from(t.users).where(eq(t.users.id, userId));
+  if (!target) throw forbidden();
+  return target;
+}
+
+const has = (body: Record<string, unknown>, key: string) => body[key] !== undefined;
+
+/** A readable default name for a link: its host without "www.". */
+const linkName = (url: string) => {
+  try {
+    return new URL(/^https?:\/\//i.test(url) ? url : `https://${url}`).hostname.replace(/^www\./, '');
+  } catch {
+    return url.slice(0, 80);
+  }
+};
+
+export default async function profileRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { db } = deps.database;
+
+  app.get('/v1/profile', async (request) => {
+    const user = await requireUser(request, deps);
+    return { data: await ownProfile(deps, user) };
+  });
+
+  const reload = async (id: number) => {
+    const [row] = await db.select().from(t.users).where(eq(t.users.id, id));
+    if (!row) throw forbidden();
+    return row;
+  };
+
+  const answer = async (message: string, id: number) => ({
+    message,
+    user: await ownProfile(deps, await reload(id)),
+  });
+
+  async function updateJson(request: FastifyRequest, actor: UserRow) {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(422, p.nothingToUpdate);
+
+    if (has(body, 'links')) {
+      const input = parse(profileLinksSchema, body);
+      const target = await targetOf(deps, actor, input.user_id);
+      if (target.type === 'user') throw forbidden();
+      let message: string = p.linkAdded;
+      for (const action of input.links) {
+        if (action.action === 'add') {
+          const url = /^https?:\/\//i.test(action.url) ? action.url : `https://${action.url}`;
+          await db.insert(t.links).values({ userId: target.id, url, name: action.name || linkName(url) });
+        } else {
+          const removed = await db
+            .delete(t.links)
+            .where(and(eq(t.links.id, action.id), eq(t.links.userId, target.id)))
+            .returning({ id: t.links.id });
+          if (removed.length === 0) throw new HttpError(404, p.linkNotFound);
+          message = p.linkDeleted;
+        }
+      }
+      return answer(message, target.id);
+    }
+
+    if (has(body, 'password') || has(body, 'password_confirmation')) {
+      const input = parse(profilePasswordSchema, body);
+      const target = await targetOf(deps, actor, input.user_id);
+      // A manager may run a member's profile but never take over the login.
+      if (target.id !== actor.id) throw forbidden();
+      await db
+        .update(t.users)
+        .set({ passwordHash: await hashPassword(input.password), updatedAt: new Date() })
+        .where(eq(t.users.id, target.id));
+      return answer(p.passwordChanged, target.id);
+    }
+
+    if (has(body, 'color')) {
+      const input = parse(profileColorSchema, body);
+      const target = await targetOf(deps, actor, input.user_id);
+      if (target.type !== 'channel') throw forbidden();
+      await db
+        .update(t.users)
+        .set({ color: input.color, updatedAt: new Date() })
+        .where(eq(t.users.id, target.id));
+      return answer(p.photoUpdated, target.id);
+    }
+
+    const detailKeys = ['name', 'username', 'description', 'phone_number'];
+    if (has(body, 'gender') && !detailKeys.some((k) => has(body, k))) {
+      const input = parse(profileGenderSchema, body);
+      const target = await targetOf(deps, actor, input.user_id);
+      await db
+        .update(t.users)
+        .set({ gender: input.gender, updatedAt: new Date() })
+        .where(eq(t.users.id, target.id));
+      return answer(p.genderChanged, target.id);
+    }
+
+    if (!detailKeys.some((k) => has(body, k))) throw new HttpError(422, p.nothingToUpdate);
+    const input = parse(profileDetailsSchema, body);
+    const target = await targetOf(deps, actor, input.user_id);
+    const creatorOnly =
+      input.username !== undefined || input.description !== undefined || input.phone_number !== undefined;
+    if (creatorOnly && target.type === 'user') throw forbidden();
+    if (input.username !== undefined && !(await usernameAvailable(db, input.username, target.id))) {
+      throw new HttpError(422, messages.auth.usernameTaken, { username: [messages.auth.usernameTaken] });
+    }
+    await db
+      .update(t.users)
+      .set({
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.username !== undefined && { username: input.username, slug: input.username.toLowerCase() }),
+        ...(input.description !== undefined && { description: input.description || null }),
+        ...(input.phone_number !== undefined && { phoneNumber: input.phone_number }),
+        updatedAt: new Date(),
+      })
+      .where(eq(t.users.id, target.id));
+    return answer(p.detailsUpdated, target.id);
+  }
+
+  async function updateImages(request: FastifyRequest, actor: UserRow) {
+    const form = await readImageForm(request);
+    const rawId = form.fields.user_id;
+    if (rawId !== undefined && !/^\d{1,9}$/.test(rawId)) throw forbidden();
+    const target = await targetOf(deps, actor, rawId === undefined ? undefined : Number(rawId));
+    // Spec §6: avatar and cover belong to creators.
+    if (target.type === 'user') throw forbidden();
+    const fields = (Object.keys(IMAGE_BOXES) as (keyof typeof IMAGE_BOXES)[]).filter((k) => form.files[k]);
+    if (fields.length === 0) throw new HttpError(422, p.imageFailed, { profile_photo: [p.imageFailed] });
+    let message: string = p.photoUpdated;
+    for (const field of fields) {
+      const bytes = form.files[field] as Buffer;
+      const format = sniffImage(bytes);
+      if (!format) throw new HttpError(422, p.imageType, { [field]: [p.imageType] });
+      const box = IMAGE_BOXES[field];
+      // A new name per upload, so caches holding the old picture never serve it for the new one.
+      const relative = path.join(
+        'users',
+        String(target.id),
+        `${box.stem}-${randomBytes(6).toString('hex')}.jpg`,
+      );
+      try {
+        await reencodeImage(bytes, format, box, deps.storage.abs(relative));
+      } catch {
+        throw new HttpError(422, p.imageFailed, { [field]: [p.imageFailed] });
+      }
+      const previous = target[box.column];
+      await db
+        .update(t.users)
+        .set({ [box.column]: relative, updatedAt: new Date() })
+        .where(eq(t.users.id, target.id));
+      if (previous) await deps.storage.remove(previous).catch(() => undefined);
+      message = box.done;
+    }
+    return answer(message, target.id);
+  }
+
+  await app.register(async (scope) => {
+    await installImageMultipart(scope);
+    scope.post('/v1/profile', async (request) => {
+      const actor = await requireUser(request, deps);
+      return request.isMultipart() ? updateImages(request, actor) : updateJson(request, actor);
+    });
+  });
+}

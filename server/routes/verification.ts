@@ -1,0 +1,101 @@
+// POST /v1/profile/verification: identity documents of a creator. They are personal data of the most
+// sensitive kind, so they live under DATA_DIR/private (never under the served media root), re-encoded
+// like any upload so that metadata (GPS of the phone that took them) is not kept either.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { ageOn, messages, verificationImageFields, verificationSchema } from '../../src/contract';
+import * as t from '../db/schema';
+import type { AppDeps } from '../deps';
+import { HttpError } from '../http/errors';
+import { installImageMultipart, readImageForm } from '../http/multipart';
+import { parse } from '../http/validate';
+import { requireUser } from '../http/viewer';
+import { reencodeImage, sniffImage } from '../media/images';
+
+const m = messages.verification;
+
+/** Root of files that must never be reachable over HTTP. */
+export const privateRoot = (dataDir: string) => path.join(dataDir, 'private');
+
+/** Enough resolution to read an ID card, bounded so a 50-megapixel photo does not fill the disk. */
+const DOCUMENT_BOX = { width: 2000, height: 2000, crop: false } as const;
+
+export default async function verificationRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { db } = deps.database;
+
+  await app.register(async (scope) => {
+    await installImageMultipart(scope);
+    scope.post('/v1/profile/verification', async (request, reply) => {
+      const user = await requireUser(request, deps);
+      if (user.type === 'user') throw new HttpError(403, messages.server.forbidden);
+      if (user.verificationStatus === 'pending') throw new HttpError(409, m.pending);
+      if (user.verificationStatus === 'approved') throw new HttpError(409, m.alreadyApproved);
+      if (!request.isMultipart()) throw new HttpError(415, 'Unsupported content type.');
+
+      const form = await readImageForm(request);
+      const presence = Object.fromEntries(
+        verificationImageFields.map((f) => [f, form.files[f] ? 'file' : '']),
+      );
+      const input = parse(verificationSchema, { ...form.fields, ...presence });
+
+      const formats = verificationImageFields.map((field) => {
+        const format = sniffImage(form.files[field] as Buffer);
+        if (!format)
+          throw new HttpError(422, messages.profile.imageType, { [field]: [messages.profile.imageType] });
+        return format;
+      });
+
+      const relativeDir = path.join('verification', String(user.id), randomBytes(8).toString('hex'));
+      const dir = path.join(privateRoot(deps.config.dataDir), relativeDir);
+      const stored: Record<string, string> = {};
+      try {
+        for (const [i, field] of verificationImageFields.entries()) {
+          const name = `${field}.jpg`;
+          try {
+            await reencodeImage(
+              form.files[field] as Buffer,
+              formats[i] as 'png' | 'jpeg',
+              DOCUMENT_BOX,
+              path.join(dir, name),
+            );
+          } catch {
+            throw new HttpError(422, messages.profile.imageFailed, {
+              [field]: [messages.profile.imageFailed],
+            });
+          }
+          stored[field] = path.join(relativeDir, name);
+        }
+        await db.transaction(async (tx) => {
+          await tx.insert(t.verificationRequests).values({
+            userId: user.id,
+            legalName: input.legal_name,
+            stageName: input.stage_name,
+            address: input.address,
+            country: input.country,
+            gender: input.gender,
+            dateOfBirth: input.date_of_birth,
+            age: ageOn(input.date_of_birth),
+            identification: input.identification as 'driver' | 'passport' | 'idcard',
+            identificationId: input.identification_id,
+            frontPicturePath: stored.front_picture_id as string,
+            backPicturePath: stored.back_picture_id as string,
+            facePicturePath: stored.face_picture_id as string,
+            signaturePath: stored.signature as string,
+          });
+          await tx
+            .update(t.users)
+            .set({ verificationStatus: 'pending', updatedAt: new Date() })
+            .where(eq(t.users.id, user.id));
+        });
+      } catch (err) {
+        // Half a set of ID photos is useless and still personal data: do not keep it.
+        await fs.rm(dir, { recursive: true, force: true });
+        throw err;
+      }
+      return reply.status(201).send({ message: m.sent, status: 'pending' });
+    });
+  });
+}

@@ -1,0 +1,147 @@
+// Own-profile payloads (spec §5 'Profile edit', 'Password change', 'Add link'; §7 POST /v1/profile).
+import * as v from 'valibot';
+import { PASSWORD_MIN, present, usernameSchema } from './auth';
+import { genderSchema } from './common';
+import { messages } from './messages';
+
+const p = messages.profile;
+
+/** Optional http(s), a domain with a TLD of 2+ letters, optional port and path (spec §5 'Add link'). */
+export const LINK_URL_PATTERN =
+  /^(https?:\/\/)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(:\d{1,5})?(\/[^\s]*)?$/i;
+
+/** A studio manager edits a member's profile by naming them; everyone else edits their own. */
+const userIdField = {
+  user_id: v.optional(
+    v.pipe(
+      v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))], 'Invalid user id.'),
+      v.number(),
+      v.integer('Invalid user id.'),
+      v.minValue(1, 'Invalid user id.'),
+    ),
+  ),
+};
+
+const linkId = v.pipe(
+  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))], p.linkNotFound),
+  v.number(),
+  v.integer(p.linkNotFound),
+  v.minValue(1, p.linkNotFound),
+);
+
+export const linkActionSchema = v.variant(
+  'action',
+  [
+    v.object({
+      action: v.literal('add'),
+      url: present(
+        v.pipe(
+          v.string(p.invalidLink),
+          v.trim(),
+          v.maxLength(2048, p.invalidLink),
+          v.regex(LINK_URL_PATTERN, p.invalidLink),
+        ),
+      ),
+      name: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(80))),
+    }),
+    v.object({ action: v.literal('delete'), id: linkId }),
+  ],
+  'Action must be add or delete.',
+);
+
+/** POST /v1/profile `{links: [...]}` */
+export const profileLinksSchema = v.object({
+  ...userIdField,
+  links: v.pipe(v.array(linkActionSchema, p.invalidLink), v.minLength(1, p.invalidLink), v.maxLength(20)),
+});
+export type ProfileLinksInput = v.InferOutput<typeof profileLinksSchema>;
+
+/** POST /v1/profile: any of name, username, description, phone_number. */
+export const profileDetailsSchema = v.object({
+  ...userIdField,
+  name: v.optional(v.pipe(v.string(p.nameRequired), v.trim(), v.nonEmpty(p.nameRequired), v.maxLength(80))),
+  username: v.optional(usernameSchema),
+  description: v.optional(
+    v.nullable(v.pipe(v.string(p.descriptionTooLong), v.maxLength(200, p.descriptionTooLong))),
+  ),
+  phone_number: v.optional(
+    v.pipe(
+      v.string(p.phoneTooShort),
+      v.trim(),
+      v.minLength(4, p.phoneTooShort),
+      v.maxLength(32, p.phoneTooShort),
+    ),
+  ),
+});
+export type ProfileDetailsInput = v.InferOutput<typeof profileDetailsSchema>;
+
+/** POST /v1/profile `{gender}` */
+export const profileGenderSchema = v.object({
+  ...userIdField,
+  gender: v.picklist(genderSchema.options, messages.auth.invalidGender),
+});
+
+/** POST /v1/profile `{password, password_confirmation}` */
+export const profilePasswordSchema = v.pipe(
+  v.object({
+    ...userIdField,
+    password: present(
+      v.pipe(
+        v.string(p.allFieldsRequired),
+        v.nonEmpty(p.allFieldsRequired),
+        v.minLength(PASSWORD_MIN, p.newPasswordTooShort),
+        v.maxLength(128, p.newPasswordTooShort),
+      ),
+    ),
+    password_confirmation: present(v.pipe(v.string(p.allFieldsRequired), v.nonEmpty(p.allFieldsRequired))),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['password'], ['password_confirmation']],
+      (i) => i.password === i.password_confirmation,
+      p.passwordsMustMatch,
+    ),
+    ['password_confirmation'],
+  ),
+);
+
+/** POST /v1/profile `{color}`: channels only. */
+export const profileColorSchema = v.object({
+  ...userIdField,
+  color: v.pipe(v.string(p.invalidColor), v.regex(/^#[0-9a-fA-F]{6}$/, p.invalidColor), v.toLowerCase()),
+});
+
+/** GET /v1/profile: the own profile, with what only its owner sees. */
+export const ownProfileSchema = v.object({
+  id: v.number(),
+  type: v.picklist(['user', 'model', 'channel']),
+  name: v.string(),
+  slug: v.string(),
+  username: v.string(),
+  email: v.string(),
+  emailVerified: v.boolean(),
+  avatar: v.nullable(v.string()),
+  cover: v.nullable(v.string()),
+  description: v.nullable(v.string()),
+  color: v.nullable(v.string()),
+  gender: genderSchema,
+  phone_number: v.nullable(v.string()),
+  country: v.nullable(v.string()),
+  preference: v.nullable(v.string()),
+  isLive: v.picklist([0, 1]),
+  isVerified: v.picklist(['none', 'pending', 'rejected', 'approved']),
+  studio: v.nullable(v.object({ id: v.number(), name: v.string(), role: v.nullable(v.string()) })),
+  links: v.array(
+    v.object({
+      id: v.number(),
+      url: v.string(),
+      name: v.string(),
+      icon: v.nullable(v.string()),
+      isLive: v.picklist([0, 1]),
+      isImportant: v.picklist([0, 1]),
+    }),
+  ),
+});
+export type OwnProfile = v.InferOutput<typeof ownProfileSchema>;
+export const ownProfileResponseSchema = v.object({ data: ownProfileSchema });
+export const profileUpdateResponseSchema = v.object({ message: v.string(), user: ownProfileSchema });
