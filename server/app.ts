@@ -2,8 +2,13 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
 import { installStatic } from './http/static';
+import followRoutes from './routes/follows';
+import geoRoutes from './routes/geo';
 import healthRoutes from './routes/health';
 import pageRoutes from './routes/pages';
+import statsRoutes from './routes/stats';
+import studioRoutes from './routes/studio';
+import trackingRoutes from './routes/tracking';
 import userRoutes from './routes/users';
 import videoRoutes from './routes/videos';
 
@@ -24,6 +29,11 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
   await pageRoutes(app, deps);
   await userRoutes(app, deps);
   await videoRoutes(app, deps);
+  await followRoutes(app, deps);
+  await studioRoutes(app, deps);
+  await geoRoutes(app, deps);
+  await trackingRoutes(app, deps);
+  await statsRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

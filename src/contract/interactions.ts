@@ -9,6 +9,8 @@ const id = (message: string) =>
     v.number(),
     v.integer(message),
     v.minValue(1, message),
+    // Ids are PostgreSQL integers; a larger number can name nothing and must not reach the database.
+    v.maxValue(2_147_483_647, message),
   );
 
 /** The viewer part every tracking post carries; user_id is informative only, the token decides. */
