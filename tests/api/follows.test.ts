@@ -42,7 +42,11 @@ describe('POST /v1/follow-model', () => {
   it('is reflected in isFollowing of GET /v1/users/{id} for that viewer only', async () => {
     const target = await insertUser(ctx, { type: 'model' });
     await follow(cast.headers.user, { model_id: target.id, action: 'follow' });
-    const mine = await ctx.app.inject({ method: 'GET', url: `/v1/users/${target.id}`, headers: cast.headers.user });
+    const mine = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/users/${target.id}`,
+      headers: cast.headers.user,
+    });
     expect(v.parse(publicUserResponseSchema, mine.json()).data).toMatchObject({
       isFollowing: true,
       totalFollowers: 1,
@@ -105,7 +109,9 @@ describe('GET /v1/profile/following-models', () => {
     const live = await insertUser(ctx, { type: 'model', name: 'Live One', isLive: true });
     const quiet = await insertUser(ctx, { type: 'channel', name: 'Quiet One' });
     const blocking = await insertUser(ctx, { type: 'model', name: 'Blocking One' });
-    await ctx.database.db.insert(t.geoBlocks).values({ userId: blocking.id, countryCode: 'US', regionCode: 'TX' });
+    await ctx.database.db
+      .insert(t.geoBlocks)
+      .values({ userId: blocking.id, countryCode: 'US', regionCode: 'TX' });
     for (const m of [quiet, live, blocking]) await follow(headers, { model_id: m.id, action: 'follow' });
 
     const res = await ctx.app.inject({ method: 'GET', url: '/v1/profile/following-models', headers });
