@@ -13,7 +13,8 @@ export function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.I
   const flat = v.flatten<S>(issues as typeof result.issues);
   const errors: Record<string, string[]> = {};
   for (const [field, list] of Object.entries(flat.nested ?? {}) as [string, string[] | undefined][]) {
-    if (list?.length) errors[field] = list;
+    // Two checks of one field may share a message (e.g. a date that is both malformed and impossible).
+    if (list?.length) errors[field] = [...new Set(list)];
   }
   if (flat.root?.length) errors._ = flat.root;
   const first = Object.values(errors)[0]?.[0] ?? messages.server.validation;
