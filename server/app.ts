@@ -1,6 +1,7 @@
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
+import { installInputGuard } from './http/input';
 import { installStatic } from './http/static';
 import followRoutes from './routes/follows';
 import geoRoutes from './routes/geo';
@@ -13,7 +14,11 @@ import userRoutes from './routes/users';
 import videoRoutes from './routes/videos';
 
 /** Builds the whole HTTP app without listening: main.ts listens, tests call `app.inject()`. */
-export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: AppDeps,
+  /** `onRoute` sees every route as it is registered (the fuzz test covers routes added by any module). */
+  opts: { logger?: boolean; onRoute?: (route: RouteOptions) => void } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger === false ? false : { level: deps.config.logLevel },
     // JSON bodies are small; uploads (multipart, tus) have their own limits on their own routes.
@@ -24,7 +29,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   installErrorHandler(app);
+  installInputGuard(app);
   await healthRoutes(app, deps);
   await pageRoutes(app, deps);
   await userRoutes(app, deps);

@@ -85,6 +85,21 @@ describe('POST /v1/link-click', () => {
   });
 });
 
+it('refuses NUL characters anywhere in the input with 400 (PostgreSQL text cannot store them)', async () => {
+  const before = await count(t.linkClicks);
+  for (const payload of [
+    { link_id: linkId, guest_id: GUEST, link_location: 'a\u0000b' },
+    { link_id: linkId, guest_id: GUEST, extra: ['\u0000'] },
+  ]) {
+    const res = await post('/v1/link-click', payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'The request contains invalid characters.' });
+  }
+  const inQuery = await ctx.app.inject({ method: 'GET', url: '/v1/users?gender=%00' });
+  expect(inQuery.statusCode).toBe(400);
+  expect(await count(t.linkClicks)).toBe(before);
+});
+
 describe('POST /v1/profile-view', () => {
   it('counts views of other profiles but never of your own', async () => {
     const before = await count(t.profileViews);
