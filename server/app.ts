@@ -3,6 +3,7 @@ import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
 import { installInputGuard } from './http/input';
 import { installStatic } from './http/static';
+import docsRoutes from './routes/docs';
 import followRoutes from './routes/follows';
 import geoRoutes from './routes/geo';
 import healthRoutes from './routes/health';
@@ -41,6 +42,7 @@ export async function buildApp(
   await geoRoutes(app, deps);
   await trackingRoutes(app, deps);
   await statsRoutes(app, deps);
+  await docsRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }
