@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { pageQuerySchema, userListQuerySchema } from '../../src/contract';
@@ -29,7 +29,8 @@ export async function findVisibleUser(db: Db, params: unknown, viewer: Viewer) {
   const [user] = await db
     .select()
     .from(t.users)
-    .where(and(where, notGeoBlocked(viewer, t.users.id)));
+    // A creator travelling in a country they block still sees their own profile.
+    .where(and(where, or(notGeoBlocked(viewer, t.users.id), eq(t.users.id, viewer.user?.id ?? 0))));
   if (!user) throw notFound();
   return user;
 }
