@@ -7,8 +7,8 @@ import type { AppDeps } from '../deps';
 import { HttpError, notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser, viewerOf } from '../http/viewer';
+import { nextLink } from './page-link';
 import { presentVideos } from './present';
-import { nextLink } from './videos';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 const PER_PAGE = 30;

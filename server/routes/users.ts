@@ -9,8 +9,8 @@ import type { AppDeps } from '../deps';
 import { notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
+import { nextLink } from './page-link';
 import { presentUser, presentVideos } from './present';
-import { nextLink } from './videos';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 const idOrSlug = v.object({ id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)) });
