@@ -1,22 +1,33 @@
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
+import { installInputGuard } from './http/input';
 import { installRateLimit } from './http/rate-limit';
 import { installStatic } from './http/static';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
 import discoverRoutes, { searchRoutes } from './routes/discover';
+import docsRoutes from './routes/docs';
 import feedRoutes from './routes/feeds';
+import followRoutes from './routes/follows';
+import geoRoutes from './routes/geo';
 import healthRoutes from './routes/health';
 import interactionRoutes from './routes/interactions';
 import pageRoutes from './routes/pages';
 import profileRoutes from './routes/profile';
+import statsRoutes from './routes/stats';
+import studioRoutes from './routes/studio';
+import trackingRoutes from './routes/tracking';
 import userRoutes from './routes/users';
 import verificationRoutes from './routes/verification';
 import videoRoutes from './routes/videos';
 
 /** Builds the whole HTTP app without listening: main.ts listens, tests call `app.inject()`. */
-export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: AppDeps,
+  /** `onRoute` sees every route as it is registered (the fuzz test covers routes added by any module). */
+  opts: { logger?: boolean; onRoute?: (route: RouteOptions) => void } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger === false ? false : { level: deps.config.logLevel },
     // JSON bodies are small; uploads (multipart, tus) have their own limits on their own routes.
@@ -27,8 +38,10 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   installErrorHandler(app);
   await installRateLimit(app);
+  installInputGuard(app);
   await healthRoutes(app, deps);
   await pageRoutes(app, deps);
   await userRoutes(app, deps);
@@ -41,6 +54,12 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}): 
   await contactRoutes(app, deps);
   await profileRoutes(app, deps);
   await verificationRoutes(app, deps);
+  await followRoutes(app, deps);
+  await studioRoutes(app, deps);
+  await geoRoutes(app, deps);
+  await trackingRoutes(app, deps);
+  await statsRoutes(app, deps);
+  await docsRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

@@ -1,8 +1,10 @@
 // Spec §6: a creator manages their own profile and videos; studio membership grants the studio's
 // managers the same rights over the member. One function answers "may actor act for target?".
 import { eq } from 'drizzle-orm';
+import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
+import { HttpError } from '../http/errors';
 import type { UserRow } from './tokens';
 
 export async function canManageCreator(db: Db, actor: UserRow, targetUserId: number): Promise<boolean> {
@@ -13,4 +15,10 @@ export async function canManageCreator(db: Db, actor: UserRow, targetUserId: num
     .from(t.users)
     .where(eq(t.users.id, targetUserId));
   return target?.studioId === actor.studioId;
+}
+
+/** Creator tools (studio, geo-blocking, stats) exist for models and channels only: 403 for plain users. */
+export function requireCreator(user: UserRow, message: string = messages.server.forbidden): UserRow {
+  if (user.type === 'user') throw new HttpError(403, message);
+  return user;
 }

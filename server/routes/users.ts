@@ -1,30 +1,58 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
+import { pageQuerySchema, userListQuerySchema } from '../../src/contract';
+import { canManageCreator } from '../auth/permissions';
+import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { notFound } from '../http/errors';
-import { presentUser } from './present';
+import { parse } from '../http/validate';
+import { type Viewer, viewerOf } from '../http/viewer';
+import { nextLink } from './page-link';
+import { presentUser, presentVideos } from './present';
+import { notGeoBlocked, publicVideo } from './visibility';
 
 const idOrSlug = v.object({ id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)) });
+const PER_PAGE = 30;
+
+/**
+ * The user behind `/v1/users/{id}` (numeric id or slug, any case), or 404. A creator who geo-blocks the
+ * viewer does not exist for that viewer: the same 404 as an unknown id, so blocking reveals nothing.
+ */
+export async function findVisibleUser(db: Db, params: unknown, viewer: Viewer) {
+  if (!v.is(idOrSlug, params)) throw notFound();
+  const key = params.id;
+  const where = /^\d{1,9}$/.test(key)
+    ? eq(t.users.id, Number(key))
+    : sql`lower(${t.users.slug}) = lower(${key})`;
+  const [user] = await db
+    .select()
+    .from(t.users)
+    // A creator travelling in a country they block still sees their own profile.
+    .where(and(where, or(notGeoBlocked(viewer, t.users.id), eq(t.users.id, viewer.user?.id ?? 0))));
+  if (!user) throw notFound();
+  return user;
+}
+
+/** Video flags for the viewer, limited to the page being shown. */
+async function likedAmong(db: Db, viewer: Viewer, ids: number[]): Promise<Set<number>> {
+  if (!viewer.key || ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: t.videoLikes.videoId })
+    .from(t.videoLikes)
+    .where(and(eq(t.videoLikes.viewerKey, viewer.key), inArray(t.videoLikes.videoId, ids)));
+  return new Set(rows.map((r) => r.id));
+}
 
 export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
   app.get('/v1/users/:id', async (request) => {
-    if (!v.is(idOrSlug, request.params)) throw notFound();
-    const key = request.params.id;
-    const where = /^\d+$/.test(key)
-      ? eq(t.users.id, Number(key))
-      : sql`lower(${t.users.slug}) = lower(${key})`;
-    const [user] = await db.select().from(t.users).where(where);
-    if (!user) throw notFound();
-    const publicVideo = and(
-      eq(t.videos.userId, user.id),
-      eq(t.videos.status, 'approved'),
-      lte(t.videos.publishAt, sql`now()`),
-    );
-    const [links, contests, [totals], [followers]] = await Promise.all([
+    const viewer = await viewerOf(request, deps);
+    const user = await findVisibleUser(db, request.params, viewer);
+    const publicOfUser = and(eq(t.videos.userId, user.id), publicVideo());
+    const [links, contests, [totals], [followers], following] = await Promise.all([
       db
         .select()
         .from(t.links)
@@ -37,8 +65,14 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
           views: sql<number>`coalesce(sum(${t.videos.viewCount}), 0)::int`,
         })
         .from(t.videos)
-        .where(publicVideo),
+        .where(publicOfUser),
       db.select({ count: sql<number>`count(*)::int` }).from(t.follows).where(eq(t.follows.modelId, user.id)),
+      viewer.user
+        ? db
+            .select({ id: t.follows.modelId })
+            .from(t.follows)
+            .where(and(eq(t.follows.followerId, viewer.user.id), eq(t.follows.modelId, user.id)))
+        : Promise.resolve([]),
     ]);
     return {
       data: presentUser(deps.storage, user, {
@@ -54,8 +88,68 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
         totalLikes: totals?.likes ?? 0,
         totalVideoViews: totals?.views ?? 0,
         totalFollowers: followers?.count ?? 0,
-        isFollowing: false,
+        isFollowing: following.length > 0,
       }),
+    };
+  });
+
+  // The owner and their studio's managers see every status (the client shows status badges) and
+  // scheduled videos; everyone else sees what any feed would show.
+  app.get('/v1/users/:id/videos', async (request) => {
+    const query = parse(pageQuerySchema, request.query);
+    const viewer = await viewerOf(request, deps);
+    const user = await findVisibleUser(db, request.params, viewer);
+    const page = query.page ?? 1;
+    const manages = viewer.user ? await canManageCreator(db, viewer.user, user.id) : false;
+    const filters: SQL[] = [eq(t.videos.userId, user.id)];
+    if (!manages) filters.push(publicVideo());
+    const rows = await db
+      .select()
+      .from(t.videos)
+      .where(and(...filters))
+      .orderBy(desc(t.videos.publishAt), desc(t.videos.id))
+      .limit(PER_PAGE + 1)
+      .offset((page - 1) * PER_PAGE);
+    const pageRows = rows.slice(0, PER_PAGE);
+    const liked = await likedAmong(
+      db,
+      viewer,
+      pageRows.map((r) => r.id),
+    );
+    const path = `/v1/users/${encodeURIComponent((request.params as { id: string }).id)}/videos`;
+    return {
+      data: await presentVideos(db, deps.storage, pageRows, { liked, rated: new Set() }),
+      links: { next: nextLink(path, request.query as Record<string, unknown>, page, rows.length > PER_PAGE) },
+    };
+  });
+
+  app.get('/v1/users', async (request) => {
+    const query = parse(userListQuerySchema, request.query);
+    const viewer = await viewerOf(request, deps);
+    const page = query.page ?? 1;
+    const filters: SQL[] = [eq(t.users.type, query.type), notGeoBlocked(viewer, t.users.id)];
+    if (query.gender) filters.push(inArray(t.users.gender, query.gender.split(',') as ('m' | 't')[]));
+    const rows = await db
+      .select()
+      .from(t.users)
+      .where(and(...filters))
+      .orderBy(desc(t.users.isLive), asc(t.users.name), asc(t.users.id))
+      .limit(PER_PAGE + 1)
+      .offset((page - 1) * PER_PAGE);
+    return {
+      data: rows.slice(0, PER_PAGE).map((u) => ({
+        id: u.id,
+        slug: u.slug,
+        name: u.name,
+        avatar: deps.storage.url(u.avatarPath),
+        cover: deps.storage.url(u.coverPath),
+        description: u.description,
+        color: u.color,
+        isLive: u.isLive ? 1 : 0,
+      })),
+      links: {
+        next: nextLink('/v1/users', request.query as Record<string, unknown>, page, rows.length > PER_PAGE),
+      },
     };
   });
 }

@@ -12,6 +12,7 @@ const id = (message: string) =>
     v.number(message),
     v.integer(message),
     v.minValue(1, message),
+    // Ids are PostgreSQL integers; a larger number can name nothing and must not reach the database.
     v.maxValue(2_147_483_647, message),
   );
 

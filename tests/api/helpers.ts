@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
@@ -42,7 +42,9 @@ async function createPostgresDatabase(adminUrl: string) {
 
 export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
 
-export async function createTestContext(opts: { jobs?: boolean; config?: Partial<Config> } = {}) {
+export async function createTestContext(
+  opts: { jobs?: boolean; config?: Partial<Config>; onRoute?: (route: RouteOptions) => void } = {},
+) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'shortcams-test-'));
   const pgDb = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
   const config: Config = {
@@ -58,7 +60,10 @@ export async function createTestContext(opts: { jobs?: boolean; config?: Partial
   await database.migrate();
   const storage = new MediaStorage(dataDir);
   const jobs = opts.jobs ? await startJobs(database) : undefined;
-  const app = await buildApp({ config, database, storage, jobs }, { logger: false });
+  const app = await buildApp(
+    { config, database, storage, jobs },
+    { logger: false, ...(opts.onRoute ? { onRoute: opts.onRoute } : {}) },
+  );
   await app.ready();
   const ctx: TestContext = {
     app,

@@ -1,0 +1,123 @@
+// Follows and what a logged-in user collects: followed creators and liked videos.
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { followInputSchema, pageQuerySchema, socialMessages } from '../../src/contract';
+import * as t from '../db/schema';
+import type { AppDeps } from '../deps';
+import { HttpError, notFound } from '../http/errors';
+import { parse } from '../http/validate';
+import { requireUser, viewerOf } from '../http/viewer';
+import { nextLink } from './page-link';
+import { presentVideos } from './present';
+import { notGeoBlocked, publicVideo } from './visibility';
+
+const PER_PAGE = 30;
+
+export default async function followRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { db } = deps.database;
+
+  /**
+   * Idempotent both ways, so a double tap or a replay never errors: 201 only when a follow row was
+   * created; 200 when it already existed, when it was removed, or when there was nothing to remove.
+   */
+  app.post('/v1/follow-model', async (request, reply) => {
+    const user = await requireUser(request, deps);
+    const input = parse(followInputSchema, request.body);
+    if (input.model_id === user.id) {
+      throw new HttpError(422, socialMessages.followSelf, { model_id: [socialMessages.followSelf] });
+    }
+    const viewer = await viewerOf(request, deps);
+    const [target] = await db
+      .select({ id: t.users.id, type: t.users.type })
+      .from(t.users)
+      .where(and(eq(t.users.id, input.model_id), notGeoBlocked(viewer, t.users.id)));
+    if (!target) throw notFound();
+    if (target.type === 'user') {
+      throw new HttpError(422, socialMessages.followTarget, { model_id: [socialMessages.followTarget] });
+    }
+    let created = false;
+    if (input.action === 'follow') {
+      const rows = await db
+        .insert(t.follows)
+        .values({ followerId: user.id, modelId: target.id })
+        .onConflictDoNothing()
+        .returning({ id: t.follows.modelId });
+      created = rows.length > 0;
+    } else {
+      await db
+        .delete(t.follows)
+        .where(and(eq(t.follows.followerId, user.id), eq(t.follows.modelId, target.id)));
+    }
+    const [count] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(t.follows)
+      .where(eq(t.follows.modelId, target.id));
+    return reply
+      .status(created ? 201 : 200)
+      .send({ isFollowing: input.action === 'follow', totalFollowers: count?.n ?? 0 });
+  });
+
+  app.get('/v1/profile/following-models', async (request) => {
+    const user = await requireUser(request, deps);
+    const viewer = await viewerOf(request, deps);
+    const rows = await db
+      .select({
+        id: t.users.id,
+        slug: t.users.slug,
+        name: t.users.name,
+        avatarPath: t.users.avatarPath,
+        isLive: t.users.isLive,
+      })
+      .from(t.follows)
+      .innerJoin(t.users, eq(t.users.id, t.follows.modelId))
+      .where(and(eq(t.follows.followerId, user.id), notGeoBlocked(viewer, t.users.id)))
+      .orderBy(desc(t.users.isLive), desc(t.follows.createdAt), desc(t.users.id));
+    return {
+      data: rows.map((m) => ({
+        model: {
+          id: m.id,
+          slug: m.slug,
+          name: m.name,
+          avatar: deps.storage.url(m.avatarPath),
+          isLive: m.isLive ? 1 : 0,
+        },
+      })),
+    };
+  });
+
+  app.get('/v1/profile/liked-videos', async (request) => {
+    const user = await requireUser(request, deps);
+    const query = parse(pageQuerySchema, request.query);
+    const viewer = await viewerOf(request, deps);
+    const page = query.page ?? 1;
+    const rows = await db
+      .select({ video: t.videos })
+      .from(t.videoLikes)
+      .innerJoin(t.videos, eq(t.videos.id, t.videoLikes.videoId))
+      .where(
+        and(
+          eq(t.videoLikes.viewerKey, `u:${user.id}`),
+          publicVideo(),
+          notGeoBlocked(viewer, t.videos.userId),
+        ),
+      )
+      .orderBy(desc(t.videoLikes.createdAt), desc(t.videos.id))
+      .limit(PER_PAGE + 1)
+      .offset((page - 1) * PER_PAGE);
+    const videos = rows.slice(0, PER_PAGE).map((r) => r.video);
+    return {
+      data: await presentVideos(db, deps.storage, videos, {
+        liked: new Set(videos.map((v) => v.id)),
+        rated: new Set(),
+      }),
+      links: {
+        next: nextLink(
+          '/v1/profile/liked-videos',
+          request.query as Record<string, unknown>,
+          page,
+          rows.length > PER_PAGE,
+        ),
+      },
+    };
+  });
+}

@@ -1,0 +1,77 @@
+// Fire-and-forget counters the client's outbox sends and replays. Each runs inside idempotent(): the
+// client's outbox id is the Idempotency-Key, so a replay is acknowledged with the first answer and never
+// counted twice. All answer 201 {status:'ok'}; a post that is acknowledged but deliberately not counted
+// (your own profile) answers the same, so the outbox can drop it.
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { eventSchema, linkClickSchema, profileViewSchema, socialMessages } from '../../src/contract';
+import * as t from '../db/schema';
+import type { AppDeps } from '../deps';
+import { HttpError, notFound } from '../http/errors';
+import { idempotent } from '../http/idempotency';
+import { parse } from '../http/validate';
+import { type Viewer, viewerOf } from '../http/viewer';
+
+const OK = { status: 201, body: { status: 'ok' } } as const;
+
+/** A tracking row needs someone to attribute it to: the bearer's user, else a well-formed guest_id. */
+async function identifiedViewer(request: FastifyRequest, deps: AppDeps): Promise<Viewer> {
+  const viewer = await viewerOf(request, deps);
+  if (!viewer.key)
+    throw new HttpError(422, socialMessages.missingViewer, { guest_id: [socialMessages.missingViewer] });
+  return viewer;
+}
+
+export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { db } = deps.database;
+
+  app.post('/v1/event', async (request, reply) => {
+    const input = parse(eventSchema, request.body);
+    const viewer = await identifiedViewer(request, deps);
+    return idempotent(db, request, reply, 'event', async (tx) => {
+      await tx.insert(t.events).values({
+        eventId: input.event_id,
+        userId: viewer.user?.id ?? null,
+        guestId: viewer.guestId ?? null,
+      });
+      return OK;
+    });
+  });
+
+  app.post('/v1/link-click', async (request, reply) => {
+    const input = parse(linkClickSchema, request.body);
+    const viewer = await identifiedViewer(request, deps);
+    return idempotent(db, request, reply, 'link-click', async (tx) => {
+      const [link] = await tx.select({ id: t.links.id }).from(t.links).where(eq(t.links.id, input.link_id));
+      if (!link) throw notFound();
+      await tx.insert(t.linkClicks).values({
+        linkId: link.id,
+        userId: viewer.user?.id ?? null,
+        guestId: viewer.guestId ?? null,
+        isLive: input.is_live === true || input.is_live === 1,
+        linkLocation: input.link_location,
+      });
+      return OK;
+    });
+  });
+
+  app.post('/v1/profile-view', async (request, reply) => {
+    const input = parse(profileViewSchema, request.body);
+    const viewer = await identifiedViewer(request, deps);
+    return idempotent(db, request, reply, 'profile-view', async (tx) => {
+      const [profile] = await tx
+        .select({ id: t.users.id })
+        .from(t.users)
+        .where(eq(t.users.id, input.profile_id));
+      if (!profile) throw notFound();
+      if (viewer.user?.id !== profile.id) {
+        await tx.insert(t.profileViews).values({
+          profileId: profile.id,
+          userId: viewer.user?.id ?? null,
+          guestId: viewer.guestId ?? null,
+        });
+      }
+      return OK;
+    });
+  });
+}

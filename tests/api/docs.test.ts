@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '../../server/routes/docs';
+import { createTestContext, type TestContext } from './helpers';
+
+let ctx: TestContext;
+const registered = new Set<string>();
+
+beforeAll(async () => {
+  ctx = await createTestContext({
+    onRoute(route) {
+      for (const m of [route.method].flat()) registered.add(`${m.toLowerCase()} ${route.url}`);
+    },
+  });
+});
+afterAll(() => ctx.close());
+
+describe('API reference', () => {
+  it('serves OpenAPI 3.1 generated from the contract schemas, with the documented rules', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/docs/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const follow = doc.paths['/v1/follow-model'].post;
+    expect(follow.description).toMatch(/201.*only when a follow was created/);
+    expect(Object.keys(follow.responses)).toEqual(expect.arrayContaining(['200', '201', '401', '422']));
+    const body = follow.requestBody.content['application/json'].schema;
+    expect(body.properties.action).toMatchObject({ enum: ['follow', 'unfollow'] });
+    expect(body.required).toEqual(expect.arrayContaining(['model_id', 'action']));
+    const stats = doc.paths['/v1/profile/stats'].post.responses['200'].content['application/json'].schema;
+    expect(Object.keys(stats.properties.range.properties)).toEqual(
+      expect.arrayContaining(['video_views', 'video_likes', 'new_followers', 'link_clicks']),
+    );
+    expect(doc.paths['/v1/users/{id}'].get.parameters).toContainEqual(
+      expect.objectContaining({ name: 'id', in: 'path' }),
+    );
+    expect(doc.paths['/v1/users'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['type', 'gender', 'page']),
+    );
+  });
+
+  it('documents only calls that exist', () => {
+    for (const op of operations) {
+      expect(registered, `${op.method} ${op.path}`).toContain(
+        `${op.method} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`,
+      );
+    }
+  });
+
+  it('serves a small HTML page that reads the document', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('/v1/docs/openapi.json');
+  });
+});
