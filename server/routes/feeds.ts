@@ -7,6 +7,7 @@ import { feedQuerySchema, messages, tagListQuerySchema } from '../../src/contrac
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { notFound } from '../http/errors';
+import { dbId } from '../http/params';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
 import {
@@ -28,7 +29,7 @@ const MAX_PER_PAGE = 100;
 
 const idOrSlug = (value: string): { id: number } | { slug: string } | null =>
   /^\d{1,10}$/.test(value)
-    ? { id: Number(value) }
+    ? { id: dbId(value) ?? 0 }
     : /^[a-z0-9-]{1,100}$/i.test(value)
       ? { slug: value }
       : null;
@@ -117,7 +118,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get<{ Params: { tag: string; id: string } }>('/v1/tags/:tag/videos/:id', async (request) => {
     const tag = await findTag(request.params.tag);
     const viewer = await viewerOf(request, deps);
-    const id = /^\d{1,10}$/.test(request.params.id) ? Number(request.params.id) : 0;
+    const id = dbId(request.params.id) ?? 0;
     const [first] = await db
       .select()
       .from(t.videos)

@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { HttpError, notFound } from '../http/errors';
+import { dbId } from '../http/params';
 import { parse } from '../http/validate';
 import { requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../media/cleanup';
@@ -143,7 +144,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get<{ Params: { id: string } }>('/v1/videos/start/:id', async (request) => {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
-    const id = /^\d{1,10}$/.test(request.params.id) ? Number(request.params.id) : 0;
+    const id = dbId(request.params.id) ?? 0;
     const [first] = await db
       .select()
       .from(t.videos)
@@ -158,7 +159,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
   // files and row. Without a job queue (some tests, API-only nodes) the cleanup runs inline.
   app.get<{ Params: { id: string } }>('/v1/videos/:id/delete', async (request) => {
     const user = await requireUser(request, deps);
-    const id = /^\d{1,10}$/.test(request.params.id) ? Number(request.params.id) : 0;
+    const id = dbId(request.params.id) ?? 0;
     const [video] = await db.select().from(t.videos).where(eq(t.videos.id, id));
     if (!video) throw notFound(messages.video.notFound);
     if (!(await canManageCreator(db, user, video.userId)))
