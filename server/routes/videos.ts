@@ -88,7 +88,9 @@ async function rankedPage(
   exclude: number[] = [],
 ): Promise<RankedPage> {
   const state = decodeCursor(rankCursorSchema, query.cursor);
-  const at = state ? new Date(state.at) : new Date();
+  // The database keeps microseconds, JS milliseconds (truncated): without the +1 a video committed in the same
+  // millisecond as page 1 would fall after the snapshot and vanish until the next session.
+  const at = state ? new Date(state.at) : new Date(Date.now() + 1);
   const seen = [...(state ? decodeSeen(state.seen) : []), ...exclude];
   if (seen.some((id) => !Number.isSafeInteger(id) || id > MAX_ID)) throw invalidCursor();
   const filters: SQL[] = [

@@ -13,6 +13,7 @@ const PageScreen = lazy(() =>
   import('../features/pages/PageScreen').then((m) => ({ default: m.PageScreen })),
 );
 const NotFound = lazy(() => import('./not-found').then((m) => ({ default: m.NotFound })));
+const FeedScreen = lazy(() => import('../features/feed/FeedScreen').then((m) => ({ default: m.FeedScreen })));
 const PlaceholderScreen = lazy(() =>
   import('./PlaceholderScreen').then((m) => ({ default: m.PlaceholderScreen })),
 );
@@ -22,7 +23,11 @@ const placeholder = (path: string, title: ScreenTitle): RouteObject => ({
   element: <PlaceholderScreen title={title} />,
 });
 
-const titleCase = (text = '') => text.replace(/[-_]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+type FeedRoute = import('../features/feed/sources').FeedRoute;
+const feed = (path: string, route: FeedRoute): RouteObject => ({
+  path,
+  element: <FeedScreen route={route} />,
+});
 
 /**
  * The whole route table of spec §2. Order matters only between equally specific paths: react-router ranks
@@ -42,16 +47,16 @@ export const routes: RouteObject[] = [
           { index: true, element: <HomeScreen /> },
 
           placeholder('tag/:id', 'Tag'),
-          placeholder('tag/:id/feed', 'Tag feed'),
-          placeholder('tag/:slug/recommended/:videoId', 'Tag feed'),
-          placeholder('tag/:slug/videos/:id', 'Tag feed'),
+          feed('tag/:id/feed', 'tag'),
+          feed('tag/:slug/recommended/:videoId', 'tag-video'),
+          feed('tag/:slug/videos/:id', 'tag-video'),
 
           placeholder('discover', 'Discover'),
-          placeholder('discover/category/:category/feed', ({ category }) => titleCase(category)),
-          placeholder('discover/webcam-site/:site/feed', ({ site = '' }) => `Best of ${site}`),
+          feed('discover/category/:category/feed', 'category'),
+          feed('discover/webcam-site/:site/feed', 'webcam-site'),
 
-          placeholder('video/:id', 'Video'),
-          placeholder('video/:id/:slug', 'Video'),
+          feed('video/:id', 'video'),
+          feed('video/:id/:slug', 'video'),
 
           placeholder('register', 'Register'),
           placeholder('register/:type', 'Register'),
@@ -76,7 +81,7 @@ export const routes: RouteObject[] = [
           placeholder('account/stats', 'Profile statistics'),
           placeholder('account/help', 'Help'),
 
-          placeholder('videos-rating/feed', 'Unrated videos'),
+          feed('videos-rating/feed', 'rating'),
           placeholder('videos-rating/:type', ({ type }) =>
             type === 'rated' ? 'Rated videos' : 'Unrated videos',
           ),
@@ -86,7 +91,7 @@ export const routes: RouteObject[] = [
 
           // Profiles last among the dynamic first segments: every reserved word above is static and wins.
           { path: ':slug', element: <ProfileScreen /> },
-          placeholder(':slug/feed', 'Feed'),
+          feed(':slug/feed', 'profile'),
 
           { path: '*', element: <NotFound /> },
         ],

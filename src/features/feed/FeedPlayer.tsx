@@ -1,0 +1,180 @@
+import { useAtom, useAtomValue } from 'jotai';
+import { type PointerEvent, useCallback, useEffect, useMemo, useRef, useState, type WheelEvent } from 'react';
+import { useNavigate } from 'react-router';
+import type { Video } from '../../contract';
+import { FeedSlot } from './FeedSlot';
+import { feedIndexAtom, feedLoadingMoreAtom } from './feedAtoms';
+import {
+  assignSlots,
+  classifyGesture,
+  dragOffset,
+  PREFETCH_REMAINING,
+  SWIPE,
+  step,
+  throttle,
+} from './window';
+
+interface Drag {
+  pointerId: number;
+  x: number;
+  y: number;
+  dx: number;
+  dy: number;
+  axis: 'x' | 'y' | null;
+}
+
+/**
+ * The feed: exactly three <video> slots (previous, current, next) recycled as the viewer moves, so a feed of
+ * any length never creates more elements. Swipes, wheel, arrow and Page keys, and visible buttons all move
+ * through the same `go`.
+ */
+export function FeedPlayer({
+  videos,
+  hasMore,
+  onNearEnd,
+}: {
+  videos: Video[];
+  hasMore: boolean;
+  onNearEnd: () => void;
+}) {
+  const [index, setIndex] = useAtom(feedIndexAtom);
+  const loadingMore = useAtomValue(feedLoadingMoreAtom);
+  const navigate = useNavigate();
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  const current = Math.min(index, Math.max(videos.length - 1, 0));
+  const slots = useMemo(() => assignSlots(current, videos.length), [current, videos.length]);
+
+  // A slot whose video changed jumps into place without animating: it travels from one edge to the other.
+  const previousAssignment = useRef(slots.map((s) => s.index));
+  const jumped = slots.map((s, i) => s.index !== previousAssignment.current[i]);
+  useEffect(() => {
+    previousAssignment.current = slots.map((s) => s.index);
+  });
+
+  useEffect(() => {
+    if (hasMore && videos.length - 1 - current <= PREFETCH_REMAINING) onNearEnd();
+  }, [current, videos.length, hasMore, onNearEnd]);
+
+  const go = useCallback(
+    (direction: 1 | -1) => {
+      const target = step(current, videos.length, direction);
+      if (target !== null) setIndex(target);
+    },
+    [current, videos.length, setIndex],
+  );
+
+  const stepAllowed = useMemo(() => throttle(SWIPE.throttleMs), []);
+  const onWheel = (event: WheelEvent) => {
+    if (Math.abs(event.deltaY) < 4 || !stepAllowed()) return;
+    go(event.deltaY > 0 ? 1 : -1);
+  };
+  // Keys work wherever focus is (but not while typing or scrubbing): the feed is the whole screen.
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      const forward = event.key === 'ArrowDown' || event.key === 'PageDown';
+      const backward = event.key === 'ArrowUp' || event.key === 'PageUp';
+      if ((!forward && !backward) || event.defaultPrevented) return;
+      if ((event.target as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable]'))
+        return;
+      event.preventDefault();
+      if (stepAllowed()) go(forward ? 1 : -1);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [go, stepAllowed]);
+
+  const openProfile = useCallback(() => {
+    const video = videos[current];
+    // Pushes the profile URL, so the system back gesture returns to this very video.
+    if (video) navigate(`/${video.user.slug}`);
+  }, [videos, current, navigate]);
+
+  const onPointerDown = (event: PointerEvent) => {
+    if (event.button !== 0 || (event.target as HTMLElement).closest('a, button, input')) return;
+    setDrag({ pointerId: event.pointerId, x: event.clientX, y: event.clientY, dx: 0, dy: 0, axis: null });
+  };
+  const onPointerMove = (event: PointerEvent) => {
+    if (!drag || drag.pointerId !== event.pointerId) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    let axis = drag.axis;
+    if (!axis && Math.max(Math.abs(dx), Math.abs(dy)) >= SWIPE.tap) {
+      axis = Math.abs(dy) >= Math.abs(dx) ? 'y' : 'x';
+      stageRef.current?.setPointerCapture(event.pointerId);
+    }
+    setDrag({ ...drag, dx, dy, axis });
+  };
+  const [tapSignal, setTapSignal] = useState(0);
+  const onPointerUp = (event: PointerEvent) => {
+    if (!drag || drag.pointerId !== event.pointerId) return;
+    setDrag(null);
+    const gesture = classifyGesture(drag.axis === 'y' ? 0 : drag.dx, drag.axis === 'x' ? 0 : drag.dy);
+    if (gesture === 'tap') setTapSignal((n) => n + 1);
+    else if (gesture === 'next') go(1);
+    else if (gesture === 'previous') go(-1);
+    else if (gesture === 'profile') openProfile();
+  };
+
+  const dragY = drag?.axis === 'y' ? dragOffset(drag.dy, current, videos.length) : 0;
+  const dragX = drag?.axis === 'x' ? Math.min(0, drag.dx) / 3 : 0;
+  const onSkip = useCallback(() => go(1), [go]);
+
+  return (
+    <div
+      ref={stageRef}
+      className={`feed-stage feed-player${drag?.axis ? ' is-dragging' : ''}`}
+      role="feed"
+      aria-busy={loadingMore}
+      aria-label="Videos"
+      onWheel={onWheel}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={() => setDrag(null)}
+    >
+      {slots.map((slot, i) => {
+        const video = slot.index === null ? undefined : videos[slot.index];
+        return (
+          <FeedSlot
+            // The key is the slot, never the video: React must keep the <video> element and re-point it.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the slot number is the identity here.
+            key={i}
+            video={video}
+            position={slot.index ?? 0}
+            total={videos.length}
+            active={slot.offset === 0}
+            near={slot.offset === 1}
+            style={{
+              transform: `translate3d(${slot.offset === 0 ? dragX : 0}px, calc(${slot.offset * 100}% + ${dragY}px), 0)`,
+            }}
+            instant={jumped[i] || drag?.axis === 'y'}
+            tapSignal={slot.offset === 0 ? tapSignal : 0}
+            onFail={slot.offset === 0 ? onSkip : undefined}
+            onEnded={onSkip}
+          />
+        );
+      })}
+      <div className="feed-nav">
+        <button
+          type="button"
+          className="feed-nav-button"
+          aria-label="Previous video"
+          disabled={current === 0}
+          onClick={() => go(-1)}
+        >
+          <span aria-hidden="true">▲</span>
+        </button>
+        <button
+          type="button"
+          className="feed-nav-button"
+          aria-label="Next video"
+          disabled={current >= videos.length - 1}
+          onClick={() => go(1)}
+        >
+          <span aria-hidden="true">▼</span>
+        </button>
+      </div>
+    </div>
+  );
+}

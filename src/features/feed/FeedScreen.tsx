@@ -1,0 +1,63 @@
+import { useLocation, useParams, useSearchParams } from 'react-router';
+import { ScreenHeader } from '../../ui/ScreenHeader';
+import { Spinner } from '../../ui/Spinner';
+import { FeedPlayer } from './FeedPlayer';
+import { type FeedRoute, type FeedStart, feedSource } from './sources';
+import { useFeedList } from './useFeedList';
+import './feed.css';
+
+/** Every feed route of spec §2: the route picks the list, the player is the same. */
+export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; generation?: number }) {
+  const params = useParams();
+  const [search] = useSearchParams();
+  const location = useLocation();
+  const source = feedSource(route, params, search.toString());
+  const start = (location.state as { feed?: FeedStart } | null)?.feed;
+  const { list, loadMore, retry } = useFeedList(source, start, generation);
+
+  const header = source.title !== undefined && (
+    <div className="feed-header">
+      <ScreenHeader title={source.title} />
+    </div>
+  );
+
+  if (!list || list.status === 'loading') {
+    return (
+      <div className="feed-stage">
+        {header}
+        <Spinner fill />
+      </div>
+    );
+  }
+  if (list.status === 'error') {
+    return (
+      <div className="feed-stage feed-message" role="alert">
+        {header}
+        <h1 className="feed-message-title">
+          {list.error === 'Video not found' ? 'Video not found' : "Couldn't load videos"}
+        </h1>
+        <p className="feed-message-text">{list.error}</p>
+        {list.error !== 'Video not found' && (
+          <button type="button" className="btn btn-primary" onClick={retry}>
+            Retry
+          </button>
+        )}
+      </div>
+    );
+  }
+  if (list.videos.length === 0) {
+    return (
+      <div className="feed-stage feed-message">
+        {header}
+        <h1 className="feed-message-title">No videos yet</h1>
+        <p className="feed-message-text">New clips show up here as soon as creators post them.</p>
+      </div>
+    );
+  }
+  return (
+    <>
+      {header}
+      <FeedPlayer videos={list.videos} hasMore={list.next !== null} onNearEnd={loadMore} />
+    </>
+  );
+}

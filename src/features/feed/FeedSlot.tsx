@@ -1,0 +1,265 @@
+import { useAtom } from 'jotai';
+import { type CSSProperties, useCallback, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { postVideoLike, postVideoView } from '../../api/videos';
+import type { Video } from '../../contract';
+import { Avatar } from '../../ui/Avatar';
+import { formatCount } from '../../ui/format';
+import { EyeIcon, HeartIcon, MutedIcon, PlayIcon, VolumeIcon } from '../../ui/icons';
+import { Spinner } from '../../ui/Spinner';
+import { feedMutedAtom, viewedVideosAtom } from './feedAtoms';
+import { useSlotSource } from './useSlotSource';
+import { SWIPE } from './window';
+
+const TAGS_SHOWN = 5;
+
+interface SlotProps {
+  video: Video | undefined;
+  /** 0-based place of the video in the feed, for the article's aria-posinset. */
+  position: number;
+  total: number;
+  active: boolean;
+  /** The slot below the current one: it buffers ahead but stays paused. */
+  near: boolean;
+  style: CSSProperties;
+  /** Move without the slide animation (recycled slot, or following the finger). */
+  instant: boolean;
+  /** Increments on each tap on the stage: toggles play/pause of the current video. */
+  tapSignal: number;
+  onFail: (() => void) | undefined;
+  onEnded: () => void;
+}
+
+export function FeedSlot({
+  video,
+  position,
+  total,
+  active,
+  near,
+  style,
+  instant,
+  tapSignal,
+  onFail,
+  onEnded,
+}: SlotProps) {
+  const ref = useRef<HTMLVideoElement>(null);
+  const [muted, setMuted] = useAtom(feedMutedAtom);
+  const [viewed, setViewed] = useAtom(viewedVideosAtom);
+  const [paused, setPaused] = useState(false);
+  // Keyed by video: a recycled slot starts clean for its next video without a reset effect.
+  const [stalledId, setStalledId] = useState<number | null>(null);
+  const [failedId, setFailedId] = useState<number | null>(null);
+  const [liked, setLiked] = useState<{ id: number; liked: boolean; count: number } | null>(null);
+  const videoId = video?.id;
+  const stalled = stalledId !== null && stalledId === videoId;
+  const failed = failedId !== null && failedId === videoId;
+
+  const fail = useCallback(() => {
+    setFailedId(videoId ?? null);
+    onFail?.();
+  }, [onFail, videoId]);
+  // The slot above keeps its source too, so swiping back shows the frame at once.
+  useSlotSource(ref, video ? (video.playlistUrl ?? null) : null, fail);
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || videoId === undefined) return;
+    if (active) {
+      element.currentTime = 0;
+      // Autoplay may be refused (power saving); the paused state then shows the play hint.
+      void element.play().catch(() => setPaused(true));
+    } else {
+      element.pause();
+    }
+  }, [active, videoId]);
+
+  useEffect(() => {
+    if (tapSignal === 0) return;
+    const element = ref.current;
+    if (!element) return;
+    if (element.paused) void element.play().catch(() => undefined);
+    else element.pause();
+  }, [tapSignal]);
+
+  const markViewed = () => {
+    if (!active || videoId === undefined || viewed.has(videoId)) return;
+    setViewed(new Set(viewed).add(videoId));
+    void postVideoView(videoId).catch(() => undefined);
+  };
+
+  const toggleMute = () => {
+    const element = ref.current;
+    // Set on the element inside the tap handler itself: browsers only allow sound from a user gesture.
+    if (element) element.muted = !muted;
+    setMuted(!muted);
+  };
+
+  const isLiked = video ? (liked?.id === video.id ? liked.liked : video.isLiked) : false;
+  const likeCount = video ? (liked?.id === video.id ? liked.count : video.likeCount) : 0;
+  const toggleLike = () => {
+    if (!video) return;
+    const next = !isLiked;
+    setLiked({ id: video.id, liked: next, count: Math.max(0, likeCount + (next ? 1 : -1)) });
+    void postVideoLike(video.id, next).catch(() => undefined);
+  };
+
+  return (
+    <article
+      className={`feed-slot${instant ? ' is-instant' : ''}`}
+      style={style}
+      aria-hidden={!active}
+      aria-posinset={position + 1}
+      aria-setsize={total}
+      aria-label={video?.title}
+      inert={!active}
+    >
+      <video
+        ref={ref}
+        className="feed-video"
+        poster={video?.thumbnailUrl ?? undefined}
+        muted={muted}
+        playsInline
+        loop
+        preload={active || near ? 'auto' : 'metadata'}
+        onPlaying={() => {
+          setPaused(false);
+          setStalledId(null);
+          markViewed();
+        }}
+        onPause={() => setPaused(true)}
+        onWaiting={() => setStalledId(videoId ?? null)}
+        onEnded={onEnded}
+        onError={fail}
+      />
+      {video && (
+        <>
+          <div className="feed-scrim" aria-hidden="true" />
+          {active && stalled && !paused && !failed && (
+            <div className="feed-stall">
+              <Spinner />
+            </div>
+          )}
+          {active && paused && !failed && (
+            <span className="feed-play-hint" aria-hidden="true">
+              <PlayIcon />
+            </span>
+          )}
+          {failed && <p className="feed-failed">This video can't be played right now.</p>}
+
+          <div className="feed-info">
+            <Link to={`/${video.user.slug}`} className="feed-author">
+              <Avatar
+                src={video.user.avatar}
+                name={video.user.name}
+                size={40}
+                live={video.user.isLive === 1}
+              />
+              <span className="feed-author-name">{video.user.name}</span>
+              {video.user.isLive === 1 && <span className="live-badge">LIVE</span>}
+            </Link>
+            <p className="feed-title">{video.title}</p>
+            {video.tags.length > 0 && (
+              <ul className="feed-tags">
+                {video.tags.slice(0, TAGS_SHOWN).map((tag) => (
+                  <li key={tag.id}>
+                    <Link to={`/tag/${tag.id}`} className="feed-tag">
+                      #{tag.name}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <SeekBar videoRef={ref} active={active} />
+          </div>
+
+          <div className="feed-actions">
+            <button
+              type="button"
+              className="feed-action"
+              onClick={toggleLike}
+              aria-label={isLiked ? 'Unlike' : 'Like'}
+              aria-pressed={isLiked}
+            >
+              <span className={`feed-action-icon${isLiked ? ' is-liked' : ''}`}>
+                <HeartIcon />
+              </span>
+              <span className="feed-action-count">{formatCount(likeCount)}</span>
+            </button>
+            <div className="feed-action" role="img" aria-label={`${video.viewCount} views`}>
+              <span className="feed-action-icon">
+                <EyeIcon />
+              </span>
+              <span className="feed-action-count">{formatCount(video.viewCount)}</span>
+            </div>
+            <button
+              type="button"
+              className="feed-action"
+              onClick={toggleMute}
+              aria-label={muted ? 'Unmute' : 'Mute'}
+              aria-pressed={!muted}
+            >
+              <span className="feed-action-icon">{muted ? <MutedIcon /> : <VolumeIcon />}</span>
+            </button>
+          </div>
+        </>
+      )}
+    </article>
+  );
+}
+
+/** Thin progress line that doubles as a scrubber; seeks are debounced (spec §9: 70 ms) while dragging. */
+function SeekBar({
+  videoRef,
+  active,
+}: {
+  videoRef: React.RefObject<HTMLVideoElement | null>;
+  active: boolean;
+}) {
+  const [progress, setProgress] = useState({ time: 0, duration: 0 });
+  const seekTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const scrubbing = useRef(false);
+
+  useEffect(() => {
+    const element = videoRef.current;
+    if (!element || !active) return;
+    const update = () => {
+      if (!scrubbing.current) setProgress({ time: element.currentTime, duration: element.duration || 0 });
+    };
+    element.addEventListener('timeupdate', update);
+    element.addEventListener('durationchange', update);
+    return () => {
+      element.removeEventListener('timeupdate', update);
+      element.removeEventListener('durationchange', update);
+      clearTimeout(seekTimer.current);
+    };
+  }, [videoRef, active]);
+
+  if (!active || progress.duration <= 0) return <div className="feed-seek-placeholder" />;
+  return (
+    <input
+      type="range"
+      className="feed-seek"
+      aria-label="Seek"
+      min={0}
+      max={progress.duration}
+      step={0.1}
+      value={progress.time}
+      style={{ '--progress': `${(progress.time / progress.duration) * 100}%` } as CSSProperties}
+      onPointerDown={() => {
+        scrubbing.current = true;
+      }}
+      onPointerUp={() => {
+        scrubbing.current = false;
+      }}
+      onChange={(event) => {
+        const time = Number(event.target.value);
+        setProgress((p) => ({ ...p, time }));
+        clearTimeout(seekTimer.current);
+        seekTimer.current = setTimeout(() => {
+          const element = videoRef.current;
+          if (element) element.currentTime = time;
+        }, SWIPE.seekDebounceMs);
+      }}
+    />
+  );
+}

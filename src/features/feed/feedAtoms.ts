@@ -1,0 +1,27 @@
+import { atom } from 'jotai';
+import type { Video } from '../../contract';
+
+export interface FeedList {
+  /** FeedSource.key of the list held; a screen for another source starts over. */
+  key: string;
+  videos: Video[];
+  /** links.next of the last page loaded; null once the end is reached. */
+  next: string | null;
+  status: 'loading' | 'ready' | 'error';
+  error?: string;
+}
+
+/** The list the player walks through, kept app-wide so going to a profile and back resumes in place. */
+export const feedListAtom = atom<FeedList>({ key: '', videos: [], next: null, status: 'loading' });
+
+/** Index of the video on screen. */
+export const feedIndexAtom = atom(0);
+
+/** True while the next page is on its way: the feed is aria-busy. */
+export const feedLoadingMoreAtom = atom(false);
+
+/** Videos this session has already posted a view for, so swiping back and forth does not post again. */
+export const viewedVideosAtom = atom<ReadonlySet<number>>(new Set<number>());
+
+/** Sound off until the viewer turns it on: browsers only autoplay muted video. Kept across videos. */
+export const feedMutedAtom = atom(true);

@@ -1,0 +1,81 @@
+import type { Params } from 'react-router';
+import type { Video } from '../../contract';
+
+/** Where a feed starts: the first page's URL, its title, and an optional list handed over by the screen before. */
+export interface FeedSource {
+  /** Identifies the list; a different key starts a fresh feed. */
+  key: string;
+  firstUrl: string;
+  /** Shown in the header of every feed but home. */
+  title?: string;
+  /** Rating mode (videos-rating feed). */
+  rating?: boolean;
+}
+
+/** Navigation state a grid passes when it opens the feed at a tapped thumbnail (spec §2: list, index, page). */
+export interface FeedStart {
+  list: Video[];
+  index: number;
+  /** links.next of the grid's last loaded page, so the feed continues where the grid stopped. */
+  next?: string | null;
+}
+
+export type FeedRoute =
+  | 'home'
+  | 'tag'
+  | 'tag-video'
+  | 'category'
+  | 'webcam-site'
+  | 'video'
+  | 'profile'
+  | 'rating';
+
+const enc = encodeURIComponent;
+
+export const titleCase = (text = '') => text.replace(/[-_]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+
+/** Maps a feed route of spec §2 to its list call of spec §7. */
+export function feedSource(route: FeedRoute, params: Params, query = ''): FeedSource {
+  const q = query ? `?${query}` : '';
+  switch (route) {
+    case 'home':
+      return { key: `home${q}`, firstUrl: `/v1/videos${q}` };
+    case 'tag':
+      return {
+        key: `tag:${params.id}`,
+        firstUrl: `/v1/tags/${enc(params.id ?? '')}/videos${q}`,
+        title: 'Tag',
+      };
+    case 'tag-video': {
+      const id = params.id ?? params.videoId ?? '';
+      return {
+        key: `tag:${params.slug}:${id}`,
+        firstUrl: `/v1/tags/${enc(params.slug ?? '')}/videos/${enc(id)}${q}`,
+        title: `#${params.slug ?? ''}`,
+      };
+    }
+    case 'category':
+      return {
+        key: `category:${params.category}`,
+        firstUrl: `/v1/discover/category/${enc(params.category ?? '')}/videos${q}`,
+        title: titleCase(params.category),
+      };
+    case 'webcam-site':
+      return {
+        key: `site:${params.site}`,
+        firstUrl: `/v1/discover/webcam-site/${enc(params.site ?? '')}/videos${q}`,
+        title: `Best of ${params.site ?? ''}`,
+      };
+    case 'video':
+      return { key: `video:${params.id}`, firstUrl: `/v1/videos/start/${enc(params.id ?? '')}${q}` };
+    case 'profile':
+      return { key: `profile:${params.slug}`, firstUrl: `/v1/users/${enc(params.slug ?? '')}/videos${q}` };
+    case 'rating':
+      return {
+        key: 'rating',
+        firstUrl: `/v1/video-rating/unrated${q}`,
+        title: 'Unrated videos',
+        rating: true,
+      };
+  }
+}

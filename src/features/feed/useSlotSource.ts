@@ -1,0 +1,85 @@
+import type Hls from 'hls.js';
+import { type RefObject, useEffect, useEffectEvent, useRef } from 'react';
+
+const HLS_MIME = 'application/vnd.apple.mpegurl';
+
+type HlsModule = typeof import('hls.js');
+let hlsModule: Promise<HlsModule> | undefined;
+// One download for all three slots, and only for browsers without native HLS.
+const loadHls = () => {
+  hlsModule ??= import('hls.js');
+  return hlsModule;
+};
+
+/**
+ * Points a recycled slot's <video> at `src` without starting it: the slot below the current one buffers
+ * its video ahead so a swipe starts it at once. One hls.js instance per slot lives as long as the slot and
+ * is re-pointed with loadSource, so a swipe never tears down and rebuilds the media pipeline.
+ */
+export function useSlotSource(
+  ref: RefObject<HTMLVideoElement | null>,
+  src: string | null,
+  onFail: () => void,
+) {
+  const fail = useEffectEvent(onFail);
+  const hlsRef = useRef<Hls | null>(null);
+
+  useEffect(
+    () => () => {
+      hlsRef.current?.destroy();
+      hlsRef.current = null;
+    },
+    [],
+  );
+
+  useEffect(() => {
+    const video = ref.current;
+    if (!video) return;
+    if (!src) {
+      hlsRef.current?.stopLoad();
+      video.removeAttribute('src');
+      // Releases the connection and decoder the previous video still holds.
+      video.load();
+      return;
+    }
+    let cancelled = false;
+    const isPlaylist = /\.m3u8(?:$|[?#])/i.test(src);
+    if (!isPlaylist || video.canPlayType(HLS_MIME) !== '') {
+      video.src = src;
+      return;
+    }
+    loadHls().then(
+      ({ default: HlsPlayer }) => {
+        if (cancelled) return;
+        if (!HlsPlayer.isSupported()) {
+          fail();
+          return;
+        }
+        let hls = hlsRef.current;
+        if (!hls) {
+          hls = new HlsPlayer({
+            // Short clips, not live: low-latency mode only adds requests.
+            lowLatencyMode: false,
+            // No point fetching 1080p for a 390 px wide phone player.
+            capLevelToPlayerSize: true,
+            // Spec §9: about 30 s ahead, and little kept behind, to spare mobile data and memory.
+            maxBufferLength: 30,
+            backBufferLength: 10,
+          });
+          hls.on(HlsPlayer.Events.ERROR, (_event, data) => {
+            if (data.fatal) fail();
+          });
+          hls.attachMedia(video);
+          hlsRef.current = hls;
+        }
+        hls.loadSource(src);
+      },
+      () => {
+        if (!cancelled) fail();
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [ref, src]);
+}

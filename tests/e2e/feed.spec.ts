@@ -1,0 +1,98 @@
+import { expect, type Page, test } from 'playwright/test';
+
+const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
+const position = async (page: Page) => Number(await current(page).getAttribute('aria-posinset'));
+
+/** A finger drag on the feed: `dy` < 0 moves the finger up. */
+async function drag(page: Page, dx: number, dy: number) {
+  const box = await page.getByRole('feed').boundingBox();
+  if (!box) throw new Error('no feed');
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height * 0.6;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 6; i++) await page.mouse.move(x + (dx * i) / 6, y + (dy * i) / 6);
+  await page.mouse.up();
+}
+
+const playingTime = (page: Page) =>
+  current(page)
+    .locator('video')
+    .evaluate((el: HTMLVideoElement) => el.currentTime);
+
+test.describe('feed player', () => {
+  test('swipes through the feed with exactly three recycled video elements', async ({ page }) => {
+    await page.goto('/');
+    await expect(current(page).locator('video')).toBeVisible();
+    await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.3);
+    const elements = await page.locator('video').elementHandles();
+    expect(elements).toHaveLength(3);
+
+    // The first video cannot go back.
+    await drag(page, 0, 150);
+    await page.waitForTimeout(400);
+    expect(await position(page)).toBe(1);
+
+    for (let n = 2; n <= 6; n++) {
+      await drag(page, 0, -150);
+      await expect.poll(() => position(page)).toBe(n);
+      // The new current video starts playing, and no element was created for it.
+      await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.2);
+      expect(await page.locator('video').count()).toBe(3);
+    }
+    const after = await page.locator('video').elementHandles();
+    for (const [i, handle] of after.entries()) {
+      expect(await handle.evaluate((el, other) => el === other, elements[i])).toBe(true);
+    }
+
+    // A short drag snaps back; swipe down goes to the previous video.
+    await drag(page, 0, -15);
+    await page.waitForTimeout(400);
+    expect(await position(page)).toBe(6);
+    await drag(page, 0, 150);
+    await expect.poll(() => position(page)).toBe(5);
+  });
+
+  test('keys and buttons move one video at a time; swipe left opens the creator and back returns', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect(current(page).locator('video')).toBeVisible();
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => position(page)).toBe(2);
+    // Throttled: two presses within 500 ms move once.
+    await page.waitForTimeout(600);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => position(page)).toBe(3);
+    await page.waitForTimeout(600);
+    // The visible buttons serve keyboard and assistive use (on touch screens they show when focused).
+    await page.getByRole('button', { name: 'Previous video' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => position(page)).toBe(2);
+
+    const creator = await current(page).locator('.feed-author-name').textContent();
+    await drag(page, -160, 0);
+    await expect(page).not.toHaveURL(/\/$/);
+    await expect(page.getByText(creator ?? '').first()).toBeVisible();
+    await page.goBack();
+    await expect.poll(() => position(page)).toBe(2);
+  });
+
+  test('a shared video link starts at that video; an unknown one says so', async ({ page, request }) => {
+    const feed = await (await request.get('/v1/videos?per_page=5')).json();
+    const target = feed.data[3];
+    await page.goto(`/video/${target.id}/${target.slug}`);
+    await expect(current(page)).toHaveAttribute('aria-label', target.title);
+    await page.goto('/video/999999');
+    await expect(page.getByRole('heading', { name: 'Video not found' })).toBeVisible();
+  });
+
+  test('category and cam-site feeds carry their titles and play', async ({ page }) => {
+    await page.goto('/discover/category/new-faces/feed');
+    await expect(page.getByRole('heading', { name: 'New Faces' })).toBeVisible();
+    await expect(current(page).locator('video')).toBeVisible();
+    await page.goto('/discover/webcam-site/camriver/feed');
+    await expect(page.getByRole('heading', { name: 'Best of camriver' })).toBeVisible();
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assignSlots,
+  classifyGesture,
+  dragOffset,
+  SLOT_COUNT,
+  step,
+  throttle,
+} from '../../src/features/feed/window';
+
+describe('feed window', () => {
+  it('keeps every video in the same slot while moving, so only one slot is re-pointed per step', () => {
+    const length = 20;
+    for (let current = 0; current < length - 1; current++) {
+      const before = assignSlots(current, length);
+      const after = assignSlots(current + 1, length);
+      expect(before).toHaveLength(SLOT_COUNT);
+      const changed = before.filter((slot, i) => slot.index !== after[i]?.index);
+      // From the first video there is no previous one, so the step fills an empty slot instead.
+      expect(changed).toHaveLength(1);
+      for (const slot of after) if (slot.index !== null) expect(slot.index % 3).toBe(after.indexOf(slot));
+    }
+  });
+
+  it('shows the current video on screen with its neighbours above and below', () => {
+    const slots = assignSlots(4, 10);
+    expect(slots.find((s) => s.offset === 0)?.index).toBe(4);
+    expect(slots.find((s) => s.offset === -1)?.index).toBe(3);
+    expect(slots.find((s) => s.offset === 1)?.index).toBe(5);
+  });
+
+  it('leaves the slots beyond either end empty', () => {
+    expect(assignSlots(0, 5).find((s) => s.offset === -1)?.index).toBeNull();
+    expect(assignSlots(4, 5).find((s) => s.offset === 1)?.index).toBeNull();
+    expect(assignSlots(0, 1).filter((s) => s.index !== null)).toHaveLength(1);
+  });
+
+  it('cannot step before the first or past the last video', () => {
+    expect(step(0, 5, -1)).toBeNull();
+    expect(step(4, 5, 1)).toBeNull();
+    expect(step(2, 5, 1)).toBe(3);
+    expect(step(2, 5, -1)).toBe(1);
+  });
+
+  it('resists dragging past either end', () => {
+    expect(Math.abs(dragOffset(200, 0, 5))).toBeLessThanOrEqual(40);
+    expect(Math.abs(dragOffset(-200, 4, 5))).toBeLessThanOrEqual(40);
+    expect(dragOffset(-200, 2, 5)).toBe(-200);
+  });
+});
+
+describe('gestures (spec §9 constants)', () => {
+  it('counts a swipe from 30 px: up is the next video, down the previous one', () => {
+    expect(classifyGesture(0, -30)).toBe('next');
+    expect(classifyGesture(3, 30)).toBe('previous');
+  });
+
+  it('snaps back under 30 px and treats under 10 px as a tap', () => {
+    expect(classifyGesture(0, -19)).toBe('snap');
+    expect(classifyGesture(0, -29)).toBe('snap');
+    expect(classifyGesture(9, -9)).toBe('tap');
+    expect(classifyGesture(0, 10)).toBe('snap');
+  });
+
+  it('opens the profile on a swipe to the left only', () => {
+    expect(classifyGesture(-40, 5)).toBe('profile');
+    expect(classifyGesture(40, 5)).toBe('snap');
+  });
+
+  it('throttles wheel and key steps to one per 500 ms', () => {
+    let now = 0;
+    const allow = throttle(500, () => now);
+    expect(allow()).toBe(true);
+    now = 499;
+    expect(allow()).toBe(false);
+    now = 500;
+    expect(allow()).toBe(true);
+  });
+});
