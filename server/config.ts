@@ -31,6 +31,7 @@ export interface Config {
   /** Requests per window per IP on login, register, forgot-password, resend-email and contact. */
   authRateLimit: number;
   contactRateLimit: number;
+  reportRateLimit: number;
   rateLimitWindowMs: number;
 }
 
@@ -68,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorEmail: env.OPERATOR_EMAIL || 'operator@shortcams.local',
     authRateLimit: int(env.AUTH_RATE_LIMIT, 10, 'AUTH_RATE_LIMIT'),
     contactRateLimit: int(env.CONTACT_RATE_LIMIT, 5, 'CONTACT_RATE_LIMIT'),
+    reportRateLimit: int(env.REPORT_RATE_LIMIT, 20, 'REPORT_RATE_LIMIT'),
     rateLimitWindowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60_000, 'RATE_LIMIT_WINDOW_MS'),
   };
 }

@@ -3,6 +3,7 @@
 // option) so that the count is shared.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import { reportMessages } from '../../src/contract/interactions';
 import { messages } from '../../src/contract/messages';
 import type { AppDeps } from '../deps';
 import { HttpError } from './errors';
@@ -24,5 +25,14 @@ export const contactLimit = (deps: AppDeps) => ({
     max: deps.config.contactRateLimit,
     timeWindow: deps.config.rateLimitWindowMs,
     errorResponseBuilder: () => new HttpError(429, messages.contact.tooMany),
+  },
+});
+
+/** Reports reach a human moderator: a flood from one address is abuse, not feedback. */
+export const reportLimit = (deps: AppDeps) => ({
+  rateLimit: {
+    max: deps.config.reportRateLimit,
+    timeWindow: deps.config.rateLimitWindowMs,
+    errorResponseBuilder: () => new HttpError(429, reportMessages.tooMany),
   },
 });

@@ -16,6 +16,7 @@ import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { HttpError, notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
+import { reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
 import { requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { notGeoBlocked, publicVideo } from './visibility';
@@ -164,7 +165,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     });
   });
 
-  app.post('/v1/report-video', async (request, reply) => {
+  app.post('/v1/report-video', { config: reportLimit(deps) }, async (request, reply) => {
     const viewer = await viewerOf(request, deps);
     const input = parse(reportVideoSchema({ guest: !viewer.user }), request.body);
     // Reports may concern a video the reporter can no longer see in lists, but never a missing one.

@@ -99,6 +99,7 @@ export const reportMessages = {
   missingReason: 'Please choose a reason.',
   missingMessage: 'Description is required.',
   sent: 'Report sent',
+  tooMany: 'You sent too many reports. Please try again later.',
 } as const;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;

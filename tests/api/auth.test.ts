@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
 import { loginResponseSchema, messages, registerResponseSchema } from '../../src/contract';
-import { createTestContext, type TestContext } from './helpers';
+import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 import { loginTokenIn, startSmtp } from './mail-helpers';
 
 const m = messages.auth;
@@ -335,7 +335,9 @@ describe('POST /v1/contact', () => {
 describe('rate limits and the .eml outbox', () => {
   let limited: TestContext;
   beforeAll(async () => {
-    limited = await createTestContext({ config: { authRateLimit: 2, contactRateLimit: 2 } });
+    limited = await createTestContext({
+      config: { authRateLimit: 2, contactRateLimit: 2, reportRateLimit: 2 },
+    });
   });
   afterAll(() => limited.close());
 
@@ -361,6 +363,23 @@ describe('rate limits and the .eml outbox', () => {
     const res = await hit('/v1/contact', payload);
     expect(res.statusCode).toBe(429);
     expect(res.json()).toEqual({ message: 'You sent too many messages. Please try again later.' });
+  });
+
+  it('report answers 429 with its own message after the limit', async () => {
+    const owner = await insertUser(limited, { type: 'model' });
+    const video = await insertVideo(limited, { userId: owner.id });
+    const payload = {
+      video_id: video.id,
+      email: 'a@b.cd',
+      reason: 'spam',
+      message: 'spam',
+      guest_id: 'guest-1234',
+    };
+    expect((await hit('/v1/report-video', payload)).statusCode).toBe(201);
+    expect((await hit('/v1/report-video', payload)).statusCode).toBe(201);
+    const res = await hit('/v1/report-video', payload);
+    expect(res.statusCode).toBe(429);
+    expect(res.json()).toEqual({ message: 'You sent too many reports. Please try again later.' });
   });
 
   it('writes mails as .eml files under DATA_DIR/mail without SMTP', async () => {

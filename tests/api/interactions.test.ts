@@ -10,7 +10,8 @@ let userToken: string;
 let userId: number;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  // Reports are rate limited per IP; this file sends dozens from one address on purpose.
+  ctx = await createTestContext({ config: { reportRateLimit: 10_000 } });
   const creator = await insertUser(ctx);
   creatorId = creator.id;
   const user = await insertUser(ctx, { type: 'user' });
