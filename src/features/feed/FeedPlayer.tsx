@@ -2,8 +2,11 @@ import { useAtom, useAtomValue } from 'jotai';
 import { type PointerEvent, useCallback, useEffect, useMemo, useRef, useState, type WheelEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Video } from '../../contract';
-import { FeedSlot } from './FeedSlot';
-import { feedIndexAtom, feedLoadingMoreAtom } from './feedAtoms';
+import { MoreSheet, RateSheet, shareVideo } from './ActionSheets';
+import { FeedSlot, type SlotAction } from './FeedSlot';
+import { coachStepAtom, feedIndexAtom, feedLoadingMoreAtom, feedPreferencesAtom } from './feedAtoms';
+import { PreferencesSheet } from './PreferencesSheet';
+import { ReportSheet } from './ReportSheet';
 import {
   assignSlots,
   classifyGesture,
@@ -113,12 +116,36 @@ export function FeedPlayer({
     if (gesture === 'tap') setTapSignal((n) => n + 1);
     else if (gesture === 'next') go(1);
     else if (gesture === 'previous') go(-1);
-    else if (gesture === 'profile') openProfile();
+    else if (gesture === 'profile') {
+      if (coachStep === 1) setCoachStep(2);
+      openProfile();
+    }
   };
 
   const dragY = drag?.axis === 'y' ? dragOffset(drag.dy, current, videos.length) : 0;
   const dragX = drag?.axis === 'x' ? Math.min(0, drag.dx) / 3 : 0;
   const onSkip = useCallback(() => go(1), [go]);
+  const autoscroll = useAtomValue(feedPreferencesAtom).autoscroll;
+  const [coachStep, setCoachStep] = useAtom(coachStepAtom);
+  // Each hint goes once the viewer has done what it teaches, or taps it away.
+  useEffect(() => {
+    if (coachStep === 0 && current > 0) setCoachStep(1);
+  }, [coachStep, current, setCoachStep]);
+
+  const [sheet, setSheet] = useState<{ kind: SlotAction | 'report'; video: Video } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), 3000);
+    return () => clearTimeout(timer);
+  }, [notice]);
+  const onAction = useCallback((kind: SlotAction, video: Video) => setSheet({ kind, video }), []);
+  const closeSheet = () => setSheet(null);
+  const done = (message: string | null) => {
+    setSheet(null);
+    if (message) setNotice(message);
+  };
+  const guest = useIsGuest();
 
   return (
     <div
@@ -152,9 +179,49 @@ export function FeedPlayer({
             tapSignal={slot.offset === 0 ? tapSignal : 0}
             onFail={slot.offset === 0 ? onSkip : undefined}
             onEnded={onSkip}
+            onAction={onAction}
+            autoscroll={autoscroll}
           />
         );
       })}
+      {coachStep < 2 && (
+        // The hint never blocks the gesture it teaches: only its button takes taps.
+        <div className="coach">
+          <span className={`coach-arrow ${coachStep === 0 ? 'is-up' : 'is-left'}`} aria-hidden="true">
+            {coachStep === 0 ? '↑' : '←'}
+          </span>
+          <strong>{coachStep === 0 ? 'SWIPE UP' : 'SWIPE LEFT'}</strong>
+          <span>{coachStep === 0 ? 'For Next Video' : 'To Open Profile'}</span>
+          <button
+            type="button"
+            className="btn btn-ghost coach-dismiss"
+            onClick={() => setCoachStep(coachStep + 1)}
+          >
+            Got it
+          </button>
+        </div>
+      )}
+      {notice && (
+        <p className="feed-notice" role="status">
+          {notice}
+        </p>
+      )}
+      {sheet?.kind === 'more' && (
+        <MoreSheet
+          onClose={closeSheet}
+          onChoose={(choice) => {
+            if (choice === 'report') setSheet({ kind: 'report', video: sheet.video });
+            else void shareVideo(sheet.video).then(done);
+          }}
+        />
+      )}
+      {sheet?.kind === 'report' && (
+        <ReportSheet videoId={sheet.video.id} guest={guest} onClose={closeSheet} onSent={done} />
+      )}
+      {sheet?.kind === 'rate' && (
+        <RateSheet video={sheet.video} guest={guest} onClose={closeSheet} onRated={done} />
+      )}
+      {sheet?.kind === 'settings' && <PreferencesSheet onClose={closeSheet} />}
       <div className="feed-nav">
         <button
           type="button"
@@ -177,4 +244,9 @@ export function FeedPlayer({
       </div>
     </div>
   );
+}
+
+/** Until the app-wide auth state lands, a viewer with a stored token counts as logged in. */
+function useIsGuest(): boolean {
+  return !(localStorage.getItem('accessToken') ?? sessionStorage.getItem('accessToken'));
 }

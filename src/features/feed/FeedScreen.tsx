@@ -1,7 +1,9 @@
+import { useAtomValue } from 'jotai';
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { FeedPlayer } from './FeedPlayer';
+import { feedPreferencesAtom } from './feedAtoms';
 import { type FeedRoute, type FeedStart, feedSource } from './sources';
 import { useFeedList } from './useFeedList';
 import './feed.css';
@@ -11,7 +13,13 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   const params = useParams();
   const [search] = useSearchParams();
   const location = useLocation();
-  const source = feedSource(route, params, search.toString());
+  const prefs = useAtomValue(feedPreferencesAtom);
+  // Home is narrowed by the viewer's selected tags; other feeds take their query from the URL.
+  const query =
+    route === 'home' && prefs.tags.length > 0
+      ? new URLSearchParams({ tags: prefs.tags.map((t) => t.id).join(',') }).toString()
+      : search.toString();
+  const source = feedSource(route, params, query);
   const start = (location.state as { feed?: FeedStart } | null)?.feed;
   const { list, loadMore, retry } = useFeedList(source, start, generation);
 

@@ -5,7 +5,16 @@ import { postVideoLike, postVideoView } from '../../api/videos';
 import type { Video } from '../../contract';
 import { Avatar } from '../../ui/Avatar';
 import { formatCount } from '../../ui/format';
-import { EyeIcon, HeartIcon, MutedIcon, PlayIcon, VolumeIcon } from '../../ui/icons';
+import {
+  EyeIcon,
+  HeartIcon,
+  MoreIcon,
+  MutedIcon,
+  PlayIcon,
+  SlidersIcon,
+  SmileIcon,
+  VolumeIcon,
+} from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { feedMutedAtom, viewedVideosAtom } from './feedAtoms';
 import { useSlotSource } from './useSlotSource';
@@ -28,7 +37,13 @@ interface SlotProps {
   tapSignal: number;
   onFail: (() => void) | undefined;
   onEnded: () => void;
+  /** Opens one of the player's sheets for this video. */
+  onAction: (kind: SlotAction, video: Video) => void;
+  /** Autoplay next (preferenceAutoscroll): the video does not loop, its end moves on. */
+  autoscroll: boolean;
 }
+
+export type SlotAction = 'more' | 'rate' | 'settings';
 
 export function FeedSlot({
   video,
@@ -41,7 +56,10 @@ export function FeedSlot({
   tapSignal,
   onFail,
   onEnded,
+  onAction,
+  autoscroll,
 }: SlotProps) {
+  const [tagsOpenFor, setTagsOpenFor] = useState<number | null>(null);
   const ref = useRef<HTMLVideoElement>(null);
   const [muted, setMuted] = useAtom(feedMutedAtom);
   const [viewed, setViewed] = useAtom(viewedVideosAtom);
@@ -119,7 +137,7 @@ export function FeedSlot({
         poster={video?.thumbnailUrl ?? undefined}
         muted={muted}
         playsInline
-        loop
+        loop={!autoscroll}
         preload={active || near ? 'auto' : 'metadata'}
         onPlaying={() => {
           setPaused(false);
@@ -157,16 +175,33 @@ export function FeedSlot({
               <span className="feed-author-name">{video.user.name}</span>
               {video.user.isLive === 1 && <span className="live-badge">LIVE</span>}
             </Link>
+            {video.user.isLive === 1 && (
+              <Link to={`/${video.user.slug}`} className="feed-live-chip">
+                <span className="live-dot" aria-hidden="true" /> Live now: watch {video.user.name}
+              </Link>
+            )}
             <p className="feed-title">{video.title}</p>
             {video.tags.length > 0 && (
               <ul className="feed-tags">
-                {video.tags.slice(0, TAGS_SHOWN).map((tag) => (
+                {video.tags.slice(0, tagsOpenFor === video.id ? undefined : TAGS_SHOWN).map((tag) => (
                   <li key={tag.id}>
                     <Link to={`/tag/${tag.id}`} className="feed-tag">
                       #{tag.name}
                     </Link>
                   </li>
                 ))}
+                {video.tags.length > TAGS_SHOWN && tagsOpenFor !== video.id && (
+                  <li>
+                    <button
+                      type="button"
+                      className="feed-tag"
+                      aria-label={`Show all ${video.tags.length} tags`}
+                      onClick={() => setTagsOpenFor(video.id)}
+                    >
+                      ⋯
+                    </button>
+                  </li>
+                )}
               </ul>
             )}
             <SeekBar videoRef={ref} active={active} />
@@ -194,11 +229,41 @@ export function FeedSlot({
             <button
               type="button"
               className="feed-action"
+              onClick={() => onAction('rate', video)}
+              aria-label={video.isRated ? 'Video Rated' : 'Rate video'}
+            >
+              <span className={`feed-action-icon${video.isRated ? ' is-rated' : ''}`}>
+                <SmileIcon />
+              </span>
+            </button>
+            <button
+              type="button"
+              className="feed-action"
+              onClick={() => onAction('more', video)}
+              aria-label="More actions"
+            >
+              <span className="feed-action-icon">
+                <MoreIcon />
+              </span>
+            </button>
+            <button
+              type="button"
+              className="feed-action"
               onClick={toggleMute}
               aria-label={muted ? 'Unmute' : 'Mute'}
               aria-pressed={!muted}
             >
               <span className="feed-action-icon">{muted ? <MutedIcon /> : <VolumeIcon />}</span>
+            </button>
+            <button
+              type="button"
+              className="feed-action"
+              onClick={() => onAction('settings', video)}
+              aria-label="Settings"
+            >
+              <span className="feed-action-icon">
+                <SlidersIcon />
+              </span>
             </button>
           </div>
         </>

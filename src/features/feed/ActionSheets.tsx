@@ -1,0 +1,133 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { ApiError } from '../../api/http';
+import { postVideoRating } from '../../api/videos';
+import type { Video } from '../../contract';
+import { Sheet } from '../../ui/Sheet';
+
+/** The link a share carries: the start screen of this very video (spec §2: /video/{id}/{slug}). */
+export const shareUrl = (video: Video) => `${window.location.origin}/video/${video.id}/${video.slug}`;
+
+/** Web Share where the platform has it (the phone's own share sheet), else a copy of the link. */
+export async function shareVideo(video: Video): Promise<string | null> {
+  const url = shareUrl(video);
+  if (typeof navigator.share === 'function') {
+    try {
+      await navigator.share({ title: video.title, url });
+      return null;
+    } catch (error) {
+      // The viewer closed the share sheet: nothing to say.
+      if (error instanceof DOMException && error.name === 'AbortError') return null;
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    return 'Link copied';
+  } catch {
+    return `Copy this link: ${url}`;
+  }
+}
+
+export type MoreChoice = 'share' | 'report';
+
+/** More actions: share or report (spec §5 report flow: select, report or share). */
+export function MoreSheet({ onChoose, onClose }: { onChoose: (c: MoreChoice) => void; onClose: () => void }) {
+  return (
+    <Sheet title="More" onClose={onClose}>
+      <ul className="sheet-list">
+        <li>
+          <button type="button" className="sheet-item" onClick={() => onChoose('share')}>
+            <span aria-hidden="true">↗</span> Share
+          </button>
+        </li>
+        <li>
+          <button type="button" className="sheet-item" onClick={() => onChoose('report')}>
+            <span aria-hidden="true">⚑</span> Report
+          </button>
+        </li>
+      </ul>
+    </Sheet>
+  );
+}
+
+/** Spec §9: an emoji scale of 5, worst to best. */
+export const RATING_FACES = ['😖', '🙁', '😐', '🙂', '😍'] as const;
+const RATING_LABELS = ['Awful', 'Bad', 'Okay', 'Good', 'Love it'] as const;
+/** Spec §9: the choice stays visible this long before the sheet closes. */
+export const RATING_CLOSE_MS = 700;
+
+/**
+ * Rate a video. Guests get the signup prompt instead (spec §6: rating needs an account); a user's choice is
+ * sent, highlighted for 700 ms, then the sheet closes.
+ */
+export function RateSheet({
+  video,
+  guest,
+  onClose,
+  onRated,
+}: {
+  video: Video;
+  guest: boolean;
+  onClose: () => void;
+  onRated: (message: string) => void;
+}) {
+  const [chosen, setChosen] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [askLogin, setAskLogin] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const choose = async (rating: number) => {
+    if (guest) {
+      setAskLogin(true);
+      return;
+    }
+    setChosen(rating);
+    setError(null);
+    try {
+      await postVideoRating(video.id, rating);
+      timer.current = setTimeout(() => onRated('Video rated'), RATING_CLOSE_MS);
+    } catch (e) {
+      setChosen(null);
+      setError(e instanceof ApiError ? e.message : 'Request failed.');
+    }
+  };
+
+  if (askLogin) {
+    return (
+      <Sheet title="Rate videos" onClose={onClose}>
+        <p className="sheet-note">Create a free account to rate videos and get better recommendations.</p>
+        <Link className="btn btn-primary" to="/register/user">
+          Sign up
+        </Link>
+        <Link className="btn btn-ghost" to="/login">
+          Log in
+        </Link>
+      </Sheet>
+    );
+  }
+  return (
+    <Sheet title={video.isRated ? 'Video Rated' : 'Rate this video'} onClose={onClose}>
+      <fieldset className="rate-faces" aria-label="Rating">
+        {RATING_FACES.map((face, i) => (
+          <button
+            key={face}
+            type="button"
+            aria-pressed={chosen === i + 1}
+            aria-label={RATING_LABELS[i]}
+            className="rate-face"
+            disabled={chosen !== null}
+            onClick={() => void choose(i + 1)}
+          >
+            {face}
+          </button>
+        ))}
+      </fieldset>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </Sheet>
+  );
+}

@@ -1,0 +1,106 @@
+import { useAtom } from 'jotai';
+import { useEffect, useState } from 'react';
+import { fetchTags } from '../../api/videos';
+import type { Tag } from '../../contract';
+import { Sheet } from '../../ui/Sheet';
+import { feedPreferencesAtom } from './feedAtoms';
+
+/** Spec §9: tag search starts at 2 characters, 300 ms after the last keystroke. */
+export const TAG_SEARCH_MIN = 2;
+export const TAG_SEARCH_DEBOUNCE_MS = 300;
+
+/** Preferences modal: autoplay the next video, and the tags the home feed is narrowed to. */
+export function PreferencesSheet({ onClose }: { onClose: () => void }) {
+  const [prefs, setPrefs] = useAtom(feedPreferencesAtom);
+  const [term, setTerm] = useState('');
+  const [results, setResults] = useState<Tag[]>([]);
+  const [searching, setSearching] = useState(false);
+
+  useEffect(() => {
+    const query = term.trim();
+    if (query.length < TAG_SEARCH_MIN) {
+      setResults([]);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      setSearching(true);
+      fetchTags({ search: query, per_page: 100 }, controller.signal).then(
+        (page) => {
+          setResults(page.data);
+          setSearching(false);
+        },
+        () => {
+          if (!controller.signal.aborted) setSearching(false);
+        },
+      );
+    }, TAG_SEARCH_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [term]);
+
+  const selected = new Set(prefs.tags.map((t) => t.id));
+  const toggleTag = (tag: { id: number; name: string }) =>
+    setPrefs({
+      ...prefs,
+      tags: selected.has(tag.id)
+        ? prefs.tags.filter((t) => t.id !== tag.id)
+        : [...prefs.tags, { id: tag.id, name: tag.name }],
+    });
+
+  return (
+    <Sheet title="Preferences" onClose={onClose}>
+      <label className="switch-row">
+        <span>Autoplay next video</span>
+        <input
+          type="checkbox"
+          checked={prefs.autoscroll}
+          onChange={(e) => setPrefs({ ...prefs, autoscroll: e.target.checked })}
+        />
+      </label>
+      <label className="field">
+        Tags
+        <input
+          type="search"
+          placeholder="Search tags..."
+          value={term}
+          onChange={(e) => setTerm(e.target.value)}
+          autoComplete="off"
+        />
+      </label>
+      {prefs.tags.length > 0 && (
+        <ul className="chip-list" aria-label="Selected tags">
+          {prefs.tags.map((tag) => (
+            <li key={tag.id}>
+              <button type="button" className="chip is-selected" onClick={() => toggleTag(tag)}>
+                #{tag.name} ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {searching && <p className="sheet-note">Searching…</p>}
+      {results.length > 0 && (
+        <ul className="chip-list" aria-label="Tag results">
+          {results.map((tag) => (
+            <li key={tag.id}>
+              <button
+                type="button"
+                className={`chip${selected.has(tag.id) ? ' is-selected' : ''}`}
+                aria-pressed={selected.has(tag.id)}
+                onClick={() => toggleTag(tag)}
+              >
+                #{tag.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="btn btn-primary" onClick={onClose}>
+        Done
+      </button>
+    </Sheet>
+  );
+}
