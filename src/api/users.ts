@@ -1,4 +1,4 @@
-import { type PublicUser, publicUserResponseSchema } from '../contract';
+import { followResponseSchema, type PublicUser, publicUserResponseSchema } from '../contract';
 import { apiFetch } from './http';
 
 export async function fetchUser(idOrSlug: string | number, signal?: AbortSignal): Promise<PublicUser> {
@@ -7,4 +7,14 @@ export async function fetchUser(idOrSlug: string | number, signal?: AbortSignal)
     signal,
   });
   return data;
+}
+
+/** POST /v1/follow-model: follow or unfollow; the answer carries the new state and follower count. */
+export function postFollow(modelId: number, follow: boolean, signal?: AbortSignal) {
+  return apiFetch('/v1/follow-model', {
+    method: 'POST',
+    body: { model_id: modelId, action: follow ? 'follow' : 'unfollow' },
+    schema: followResponseSchema,
+    signal,
+  });
 }

@@ -16,6 +16,15 @@ async function drag(page: Page, dx: number, dy: number) {
   await page.mouse.up();
 }
 
+/** The rating prompt comes after a random 2 to 5 videos; tests that are about something else close it. */
+async function closeRatingPrompt(page: Page) {
+  const prompt = page.getByRole('dialog', { name: 'Rate this video' });
+  if (await prompt.isVisible()) {
+    await page.keyboard.press('Escape');
+    await expect(prompt).toBeHidden();
+  }
+}
+
 const playingTime = (page: Page) =>
   current(page)
     .locator('video')
@@ -37,6 +46,7 @@ test.describe('feed player', () => {
     for (let n = 2; n <= 6; n++) {
       await drag(page, 0, -150);
       await expect.poll(() => position(page)).toBe(n);
+      await closeRatingPrompt(page);
       // The new current video starts playing, and no element was created for it.
       await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.2);
       expect(await page.locator('video').count()).toBe(3);
@@ -54,6 +64,28 @@ test.describe('feed player', () => {
     await expect.poll(() => position(page)).toBe(5);
   });
 
+  test('asks for a rating after 2 to 5 videos, pausing the video until answered', async ({ page }) => {
+    await page.goto('/');
+    await expect(current(page).locator('video')).toBeVisible();
+    const prompt = page.getByRole('dialog', { name: 'Rate this video' });
+    let moves = 0;
+    while (!(await prompt.isVisible()) && moves < 5) {
+      await page.waitForTimeout(600);
+      await page.keyboard.press('PageDown');
+      moves++;
+      await expect.poll(() => position(page)).toBe(moves + 1);
+    }
+    await expect(prompt).toBeVisible();
+    expect(moves).toBeGreaterThanOrEqual(2);
+    const paused = () =>
+      current(page)
+        .locator('video')
+        .evaluate((el: HTMLVideoElement) => el.paused);
+    await expect.poll(paused).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(paused).toBe(false);
+  });
+
   test('keys and buttons move one video at a time; swipe left opens the creator and back returns', async ({
     page,
   }) => {
@@ -61,16 +93,19 @@ test.describe('feed player', () => {
     await expect(current(page).locator('video')).toBeVisible();
     await page.keyboard.press('PageDown');
     await expect.poll(() => position(page)).toBe(2);
+    await closeRatingPrompt(page);
     // Throttled: two presses within 500 ms move once.
     await page.waitForTimeout(600);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => position(page)).toBe(3);
+    await closeRatingPrompt(page);
     await page.waitForTimeout(600);
     // The visible buttons serve keyboard and assistive use (on touch screens they show when focused).
     await page.getByRole('button', { name: 'Previous video' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => position(page)).toBe(2);
+    await closeRatingPrompt(page);
 
     const creator = await current(page).locator('.feed-author-name').textContent();
     await drag(page, -160, 0);

@@ -24,8 +24,9 @@ export default defineConfig({
   projects: [
     {
       name: 'phone',
-      // HTTP-level checks do not depend on the viewport: they run once, in the wide project.
-      testIgnore: /server\.spec\.ts/,
+      // HTTP-level checks do not depend on the viewport: they run once, in the wide project, beside the
+      // sidebars that only exist from 1400 px.
+      testIgnore: /(server|wide)\.spec\.ts/,
       use: { ...devices['Pixel 7'], browserName: 'chromium', launchOptions },
     },
     {

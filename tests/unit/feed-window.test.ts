@@ -77,3 +77,21 @@ describe('gestures (spec §9 constants)', () => {
     expect(allow()).toBe(true);
   });
 });
+
+describe('wide-screen sidebar', () => {
+  it('uses the spec breakpoints for its columns', async () => {
+    const { sidebarColumns } = await import('../../src/features/feed/sidebar');
+    expect([200, 249, 250, 349, 350, 599, 600, 900].map(sidebarColumns)).toEqual([1, 1, 2, 2, 3, 3, 4, 4]);
+  });
+
+  it('mixes an ad after every n thumbnails, rotating placements', async () => {
+    const { mixAds } = await import('../../src/features/feed/sidebar');
+    const ads = [
+      { name: 'a', slotId: '1', type: 'banner' as const },
+      { name: 'b', slotId: '2', type: 'native' as const },
+    ];
+    const mixed = mixAds([1, 2, 3, 4, 5, 6, 7], ads, 3);
+    expect(mixed.map((x) => ('ad' in x ? x.ad.name : x.item))).toEqual([1, 2, 3, 'a', 4, 5, 6, 'b', 7]);
+    expect(mixAds([1, 2], [], 1).map((x) => ('item' in x ? x.item : 'ad'))).toEqual([1, 2]);
+  });
+});

@@ -5,8 +5,11 @@ import type { Video } from '../../contract';
 import { MoreSheet, RateSheet, shareVideo } from './ActionSheets';
 import { FeedSlot, type SlotAction } from './FeedSlot';
 import { coachStepAtom, feedIndexAtom, feedLoadingMoreAtom, feedPreferencesAtom } from './feedAtoms';
+import { useIsGuest } from './guest';
+import { InstreamAd } from './InstreamAd';
 import { PreferencesSheet } from './PreferencesSheet';
 import { ReportSheet } from './ReportSheet';
+import type { AdPlacement } from './sidebar';
 import {
   assignSlots,
   classifyGesture,
@@ -35,10 +38,12 @@ export function FeedPlayer({
   videos,
   hasMore,
   onNearEnd,
+  ads = [],
 }: {
   videos: Video[];
   hasMore: boolean;
   onNearEnd: () => void;
+  ads?: AdPlacement[];
 }) {
   const [index, setIndex] = useAtom(feedIndexAtom);
   const loadingMore = useAtomValue(feedLoadingMoreAtom);
@@ -147,6 +152,37 @@ export function FeedPlayer({
   };
   const guest = useIsGuest();
 
+  // Instream ad before every n-th video (placement.every, default 5), once per video per visit.
+  const instream = ads.find((a) => a.type === 'instream');
+  const [adBefore, setAdBefore] = useState<number | null>(null);
+  const adsShown = useRef(new Set<number>());
+  useEffect(() => {
+    if (!instream || current === 0 || adsShown.current.has(current)) return;
+    if (current % (instream.every ?? 5) !== 0) return;
+    adsShown.current.add(current);
+    setAdBefore(current);
+  }, [current, instream]);
+  const adPlaying = adBefore === current && instream !== undefined;
+  const endAd = useCallback(() => setAdBefore(null), []);
+
+  // Rating prompt, the first reading of spec §5: after a random 2 to 5 videos, if the one on screen is
+  // unrated; the video pauses under the prompt and plays on after it.
+  const promptAfter = useRef(2 + Math.floor(Math.random() * 4));
+  const movedSincePrompt = useRef(0);
+  const lastIndex = useRef(current);
+  useEffect(() => {
+    if (lastIndex.current === current) return;
+    lastIndex.current = current;
+    movedSincePrompt.current++;
+    const video = videos[current];
+    if (movedSincePrompt.current >= promptAfter.current && video && !video.isRated && !sheet) {
+      movedSincePrompt.current = 0;
+      promptAfter.current = 2 + Math.floor(Math.random() * 4);
+      setSheet({ kind: 'rate', video });
+    }
+  }, [current, videos, sheet]);
+  const held = sheet !== null || adPlaying;
+
   return (
     <div
       ref={stageRef}
@@ -170,7 +206,8 @@ export function FeedPlayer({
             video={video}
             position={slot.index ?? 0}
             total={videos.length}
-            active={slot.offset === 0}
+            active={slot.offset === 0 && !adPlaying}
+            held={held}
             near={slot.offset === 1}
             style={{
               transform: `translate3d(${slot.offset === 0 ? dragX : 0}px, calc(${slot.offset * 100}% + ${dragY}px), 0)`,
@@ -184,6 +221,7 @@ export function FeedPlayer({
           />
         );
       })}
+      {adPlaying && instream && <InstreamAd placement={instream} onDone={endAd} />}
       {coachStep < 2 && (
         // The hint never blocks the gesture it teaches: only its button takes taps.
         <div className="coach">
@@ -244,9 +282,4 @@ export function FeedPlayer({
       </div>
     </div>
   );
-}
-
-/** Until the app-wide auth state lands, a viewer with a stored token counts as logged in. */
-function useIsGuest(): boolean {
-  return !(localStorage.getItem('accessToken') ?? sessionStorage.getItem('accessToken'));
 }

@@ -1,11 +1,17 @@
 import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { useAdPlacements } from './ads';
 import { FeedPlayer } from './FeedPlayer';
-import { feedPreferencesAtom } from './feedAtoms';
+import { feedIndexAtom, feedPreferencesAtom } from './feedAtoms';
+import { useIsGuest } from './guest';
+import { LeftSidebar } from './LeftSidebar';
+import { RightSidebar } from './RightSidebar';
 import { type FeedRoute, type FeedStart, feedSource } from './sources';
 import { useFeedList } from './useFeedList';
+import { useMediaQuery, WIDE_QUERY } from './useMediaQuery';
 import './feed.css';
 
 /** Every feed route of spec §2: the route picks the list, the player is the same. */
@@ -22,6 +28,26 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   const source = feedSource(route, params, query);
   const start = (location.state as { feed?: FeedStart } | null)?.feed;
   const { list, loadMore, retry } = useFeedList(source, start, generation);
+  const wide = useMediaQuery(WIDE_QUERY);
+  const ads = useAdPlacements(wide);
+  const index = useAtomValue(feedIndexAtom);
+  const guest = useIsGuest();
+  const creatorId = list?.videos[index]?.userId;
+  // Spec §1: at 1400 px and wider the feed sits between the recommendations and the creator's card.
+  const frame = (body: ReactNode) =>
+    wide ? (
+      <div className="feed-layout">
+        <LeftSidebar ads={ads} />
+        <div className="feed-center">{body}</div>
+        {creatorId !== undefined ? (
+          <RightSidebar creatorId={creatorId} guest={guest} />
+        ) : (
+          <aside className="sidebar" />
+        )}
+      </div>
+    ) : (
+      body
+    );
 
   const header = source.title !== undefined && (
     <div className="feed-header">
@@ -30,15 +56,15 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   );
 
   if (!list || list.status === 'loading') {
-    return (
+    return frame(
       <div className="feed-stage">
         {header}
         <Spinner fill />
-      </div>
+      </div>,
     );
   }
   if (list.status === 'error') {
-    return (
+    return frame(
       <div className="feed-stage feed-message" role="alert">
         {header}
         <h1 className="feed-message-title">
@@ -50,22 +76,22 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
             Retry
           </button>
         )}
-      </div>
+      </div>,
     );
   }
   if (list.videos.length === 0) {
-    return (
+    return frame(
       <div className="feed-stage feed-message">
         {header}
         <h1 className="feed-message-title">No videos yet</h1>
         <p className="feed-message-text">New clips show up here as soon as creators post them.</p>
-      </div>
+      </div>,
     );
   }
-  return (
+  return frame(
     <>
       {header}
-      <FeedPlayer videos={list.videos} hasMore={list.next !== null} onNearEnd={loadMore} />
-    </>
+      <FeedPlayer videos={list.videos} hasMore={list.next !== null} onNearEnd={loadMore} ads={ads} />
+    </>,
   );
 }

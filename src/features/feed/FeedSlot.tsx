@@ -28,6 +28,8 @@ interface SlotProps {
   position: number;
   total: number;
   active: boolean;
+  /** Paused under a prompt or sheet, resumed where it was after (not restarted). */
+  held: boolean;
   /** The slot below the current one: it buffers ahead but stays paused. */
   near: boolean;
   style: CSSProperties;
@@ -50,6 +52,7 @@ export function FeedSlot({
   position,
   total,
   active,
+  held,
   near,
   style,
   instant,
@@ -90,6 +93,13 @@ export function FeedSlot({
       element.pause();
     }
   }, [active, videoId]);
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || !active) return;
+    if (held) element.pause();
+    else void element.play().catch(() => undefined);
+  }, [held, active]);
 
   useEffect(() => {
     if (tapSignal === 0) return;

@@ -1,0 +1,80 @@
+import { expect, type Page, test } from 'playwright/test';
+
+// Runs in the wide project only (see playwright.config.ts): the sidebars exist from 1400 px.
+const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
+const position = async (page: Page) => Number(await current(page).getAttribute('aria-posinset'));
+const playingTime = (page: Page) =>
+  current(page)
+    .locator('video')
+    .evaluate((el: HTMLVideoElement) => el.currentTime);
+
+test.describe('wide screens and ads', () => {
+  test('sidebars show recommendations with counts, an ad tile, and the current creator', async ({ page }) => {
+    await page.goto('/');
+    const left = page.getByRole('complementary', { name: 'Recommended videos' });
+    await expect(left.getByRole('link').first()).toBeVisible();
+    await expect(left.locator('.sidebar-ad').first()).toBeAttached();
+    const creator = await current(page).locator('.feed-author-name').textContent();
+    const right = page.getByRole('complementary', { name: 'Creator' });
+    await expect(right.getByRole('link', { name: creator ?? '' })).toBeVisible();
+    await expect(right.getByText('Followers')).toBeVisible();
+
+    // A guest's follow goes to sign-up (spec §6).
+    await right.getByRole('button', { name: 'Follow' }).click();
+    await expect(page).toHaveURL(/\/register$/);
+    await page.goBack();
+
+    // A recommended thumbnail opens the feed at that video.
+    const thumb = left.getByRole('link').nth(2);
+    const title = await thumb.getAttribute('aria-label');
+    await thumb.click();
+    await expect(current(page)).toHaveAttribute('aria-label', title ?? '');
+  });
+
+  test('an instream ad plays before a video and can be skipped after 5 s', async ({ page, request }) => {
+    const feed = await (await request.get('/v1/videos?per_page=3')).json();
+    const creative = feed.data[2].playlistUrl;
+    await page.route('**/ads.json', (route) =>
+      route.fulfill({
+        json: [
+          {
+            name: 'pre',
+            slotId: 'in-1',
+            type: 'instream',
+            src: creative,
+            href: 'https://ads.example/',
+            every: 1,
+          },
+        ],
+      }),
+    );
+    await page.goto('/');
+    await expect(current(page).locator('video')).toBeVisible();
+    await page.keyboard.press('PageDown');
+    const skip = page.getByRole('button', { name: /^Skip/ });
+    await expect(skip).toBeVisible();
+    await expect(skip).toBeDisabled();
+    await expect(skip).toBeEnabled({ timeout: 15_000 });
+    await skip.click();
+    await expect(page.locator('.instream')).toBeHidden();
+    await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.2);
+  });
+
+  test('an unreachable ad network never blocks the feed', async ({ page }) => {
+    await page.route('**/ads.json', (route) =>
+      route.fulfill({
+        json: [
+          { name: 'pre', slotId: 'in-1', type: 'instream', src: 'https://ads.example/ad.m3u8', every: 1 },
+          { name: 'side', slotId: 'b-1', type: 'banner', src: 'https://ads.example/b.png', every: 2 },
+        ],
+      }),
+    );
+    await page.route('https://ads.example/**', (route) => route.abort('internetdisconnected'));
+    await page.goto('/');
+    await expect(current(page).locator('video')).toBeVisible();
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => position(page)).toBe(2);
+    await expect(page.locator('.instream')).toBeHidden({ timeout: 8_000 });
+    await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.2);
+  });
+});
