@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { router } from './app/router';
+import { startOutbox } from './offline/outbox';
 import { appStore } from './state/store';
 import { swUpdateAtom } from './state/sw';
 import './app/app.css';
@@ -17,6 +18,9 @@ createRoot(root).render(
     </Provider>
   </StrictMode>,
 );
+
+// Whatever was liked or viewed offline last time goes out now, and again whenever the network returns.
+startOutbox();
 
 // In development a service worker would serve stale modules over Vite's; it only exists in builds.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {

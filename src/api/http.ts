@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { errorResponseSchema, messages } from '../contract';
+import { getGuestId } from '../offline/kv';
+import { readAuth } from '../state/auth';
 
 /** Every failed call, whatever went wrong: status 0 means the request never got an answer. */
 export class ApiError extends Error {
@@ -23,14 +25,32 @@ interface RequestOptions {
   /** Plain data is sent as JSON; FormData goes as multipart, untouched. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra headers, e.g. the outbox's Idempotency-Key. */
+  headers?: Record<string, string>;
 }
 
 /**
- * The single place where identity joins a request. Later: the bearer token for logged-in users, the
- * guest_id for guests (spec §6: calls carry one or the other, never both).
+ * The single place where identity joins a request (spec §6: one or the other, never both): the bearer token
+ * for logged-in users; for guests their guest_id, in the JSON body of a POST and in the query of a GET (so
+ * lists can say which videos this guest liked).
  */
-function identityHeaders(): Record<string, string> {
-  return {};
+async function withIdentity(
+  path: string,
+  method: Method,
+  body: unknown,
+): Promise<{ path: string; body: unknown; headers: Record<string, string> }> {
+  const auth = readAuth();
+  if (auth) return { path, body, headers: { Authorization: `Bearer ${auth.accessToken}` } };
+  if (!path.startsWith('/v1/')) return { path, body, headers: {} };
+  const guestId = await getGuestId().catch(() => undefined);
+  if (!guestId) return { path, body, headers: {} };
+  if (method === 'GET') {
+    const url = new URL(path, 'http://x');
+    url.searchParams.set('guest_id', guestId);
+    return { path: `${url.pathname}${url.search}`, body, headers: {} };
+  }
+  const isPlainObject = body !== null && typeof body === 'object' && !(body instanceof FormData);
+  return { path, body: isPlainObject ? { guest_id: guestId, ...body } : body, headers: {} };
 }
 
 export function apiFetch<S extends v.GenericSchema>(
@@ -39,10 +59,18 @@ export function apiFetch<S extends v.GenericSchema>(
 ): Promise<v.InferOutput<S>>;
 export function apiFetch(path: string, options?: RequestOptions): Promise<unknown>;
 export async function apiFetch(
-  path: string,
-  { method = 'GET', body, signal, schema }: RequestOptions & { schema?: v.GenericSchema } = {},
+  rawPath: string,
+  {
+    method = 'GET',
+    body: rawBody,
+    signal,
+    schema,
+    headers: extra,
+  }: RequestOptions & { schema?: v.GenericSchema } = {},
 ): Promise<unknown> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...identityHeaders() };
+  const identity = await withIdentity(rawPath, method, rawBody);
+  const { path, body } = identity;
+  const headers: Record<string, string> = { Accept: 'application/json', ...identity.headers, ...extra };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {

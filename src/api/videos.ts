@@ -20,19 +20,6 @@ export function fetchFeedPage(url: string, signal?: AbortSignal): Promise<VideoL
   return apiFetch(url, { schema: videoListSchema, signal });
 }
 
-/** POST /v1/video-like: add or remove this viewer's like. */
-export function postVideoLike(videoId: number, liked: boolean): Promise<unknown> {
-  return apiFetch('/v1/video-like', {
-    method: 'POST',
-    body: { video_id: videoId, type: liked ? 'add' : 'remove' },
-  });
-}
-
-/** POST /v1/video-view: the server counts one view per viewer and video (README, API rules). */
-export function postVideoView(videoId: number): Promise<unknown> {
-  return apiFetch('/v1/video-view', { method: 'POST', body: { video_id: videoId } });
-}
-
 /** POST /v1/video-rating/rate: users only (1 worst .. 5 best); re-rating replaces the earlier choice. */
 export function postVideoRating(videoId: number, rating: number): Promise<unknown> {
   return apiFetch('/v1/video-rating/rate', { method: 'POST', body: { video_id: videoId, rating } });

@@ -1,5 +1,6 @@
 import { type ComponentType, Suspense, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
+import { trackEvent } from '../api/tracking';
 import { CompassIcon, HomeIcon, PlusIcon, TvIcon, UserIcon } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
 import { UpdateToast } from './UpdateToast';
@@ -42,7 +43,14 @@ export function AppLayout() {
         </Suspense>
       </main>
 
-      <a className="live-cams" href={LIVE_CAMS_URL} target="_blank" rel="noopener">
+      <a
+        className="live-cams"
+        href={LIVE_CAMS_URL}
+        target="_blank"
+        rel="noopener"
+        // Spec §9 event 7: the floating Live Cams button. Through the outbox, so an offline tap still counts.
+        onClick={() => void trackEvent(7)}
+      >
         <span className="live-cams-label">Live Cams</span>
         <span className="live-dot" aria-hidden="true" />
       </a>

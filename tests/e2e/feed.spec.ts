@@ -182,3 +182,45 @@ test.describe('feed overlay', () => {
     await expect(current(page)).toHaveAttribute('aria-label', title ?? '');
   });
 });
+
+test.describe('interactions reach the server', () => {
+  const guestIdOf = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const open = indexedDB.open('shortcams');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const get = open.result.transaction('kv').objectStore('kv').get('guestId');
+            get.onsuccess = () => resolve(get.result as string);
+            get.onerror = () => reject(get.error);
+          };
+        }),
+    );
+
+  test("a guest's like and view are counted once, and the like survives a reload", async ({
+    page,
+    request,
+  }) => {
+    await page.goto('/');
+    await expect(current(page).locator('video')).toBeVisible();
+    const title = await current(page).getAttribute('aria-label');
+    const before = (await (await request.get('/v1/videos?per_page=50')).json()).data.find(
+      (v: { title: string }) => v.title === title,
+    );
+    await current(page).getByRole('button', { name: 'Like' }).click();
+    await expect(current(page).getByRole('button', { name: 'Unlike' })).toBeVisible();
+    const guestId = await guestIdOf(page);
+    expect(guestId).toMatch(/^[0-9a-f-]{36}$/);
+    await expect
+      .poll(async () => {
+        const res = await request.get(`/v1/videos/start/${before.id}?guest_id=${guestId}`);
+        const video = (await res.json()).data[0];
+        return [video.isLiked, video.likeCount - before.likeCount, video.viewCount - before.viewCount];
+      })
+      .toEqual([true, 1, 1]);
+    await page.reload();
+    await expect(current(page)).toHaveAttribute('aria-label', title ?? '');
+    await expect(current(page).getByRole('button', { name: 'Unlike' })).toBeVisible();
+  });
+});

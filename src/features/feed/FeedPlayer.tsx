@@ -2,9 +2,10 @@ import { useAtom, useAtomValue } from 'jotai';
 import { type PointerEvent, useCallback, useEffect, useMemo, useRef, useState, type WheelEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Video } from '../../contract';
+import { preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
 import { MoreSheet, RateSheet, shareVideo } from './ActionSheets';
 import { FeedSlot, type SlotAction } from './FeedSlot';
-import { coachStepAtom, feedIndexAtom, feedLoadingMoreAtom, feedPreferencesAtom } from './feedAtoms';
+import { feedIndexAtom, feedLoadingMoreAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
 import { InstreamAd } from './InstreamAd';
 import { PreferencesSheet } from './PreferencesSheet';
@@ -130,8 +131,8 @@ export function FeedPlayer({
   const dragY = drag?.axis === 'y' ? dragOffset(drag.dy, current, videos.length) : 0;
   const dragX = drag?.axis === 'x' ? Math.min(0, drag.dx) / 3 : 0;
   const onSkip = useCallback(() => go(1), [go]);
-  const autoscroll = useAtomValue(feedPreferencesAtom).autoscroll;
-  const [coachStep, setCoachStep] = useAtom(coachStepAtom);
+  const autoscroll = useAtomValue(preferenceAutoscrollAtom);
+  const [coachStep, setCoachStep] = useAtom(tutorialStepAtom);
   // Each hint goes once the viewer has done what it teaches, or taps it away.
   useEffect(() => {
     if (coachStep === 0 && current > 0) setCoachStep(1);

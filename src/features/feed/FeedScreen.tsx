@@ -1,11 +1,12 @@
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
+import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { useAdPlacements } from './ads';
 import { FeedPlayer } from './FeedPlayer';
-import { feedIndexAtom, feedPreferencesAtom } from './feedAtoms';
+import { feedIndexAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
 import { LeftSidebar } from './LeftSidebar';
 import { RightSidebar } from './RightSidebar';
@@ -19,12 +20,11 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   const params = useParams();
   const [search] = useSearchParams();
   const location = useLocation();
-  const prefs = useAtomValue(feedPreferencesAtom);
-  // Home is narrowed by the viewer's selected tags; other feeds take their query from the URL.
-  const query =
-    route === 'home' && prefs.tags.length > 0
-      ? new URLSearchParams({ tags: prefs.tags.map((t) => t.id).join(',') }).toString()
-      : search.toString();
+  const tags = useAtomValue(preferenceSelectedTagsAtom);
+  const gender = useAtomValue(preferencesCategoryAtom);
+  // Home follows the viewer's gender preference (default 'm') and selected tags; other feeds take their
+  // query from the URL.
+  const query = route === 'home' ? homeQuery(gender, tags) : search.toString();
   const source = feedSource(route, params, query);
   const start = (location.state as { feed?: FeedStart } | null)?.feed;
   const { list, loadMore, retry } = useFeedList(source, start, generation);
@@ -94,4 +94,11 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
       <FeedPlayer videos={list.videos} hasMore={list.next !== null} onNearEnd={loadMore} ads={ads} />
     </>,
   );
+}
+
+function homeQuery(gender: string, tags: { id: number }[]): string {
+  const params = new URLSearchParams();
+  if (/^[mt](,[mt])?$/.test(gender)) params.set('gender', gender);
+  if (tags.length > 0) params.set('tags', tags.map((t) => t.id).join(','));
+  return params.toString();
 }

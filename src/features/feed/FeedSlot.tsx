@@ -1,8 +1,9 @@
 import { useAtom } from 'jotai';
 import { type CSSProperties, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { postVideoLike, postVideoView } from '../../api/videos';
+import { trackVideoLike, trackVideoView } from '../../api/tracking';
 import type { Video } from '../../contract';
+import { isMutedAtom, likedVideosAtom } from '../../state/preferences';
 import { Avatar } from '../../ui/Avatar';
 import { formatCount } from '../../ui/format';
 import {
@@ -16,7 +17,7 @@ import {
   VolumeIcon,
 } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
-import { feedMutedAtom, viewedVideosAtom } from './feedAtoms';
+import { viewedVideosAtom } from './feedAtoms';
 import { useSlotSource } from './useSlotSource';
 import { SWIPE } from './window';
 
@@ -64,7 +65,8 @@ export function FeedSlot({
 }: SlotProps) {
   const [tagsOpenFor, setTagsOpenFor] = useState<number | null>(null);
   const ref = useRef<HTMLVideoElement>(null);
-  const [muted, setMuted] = useAtom(feedMutedAtom);
+  const [muted, setMuted] = useAtom(isMutedAtom);
+  const [likedVideos, setLikedVideos] = useAtom(likedVideosAtom);
   const [viewed, setViewed] = useAtom(viewedVideosAtom);
   const [paused, setPaused] = useState(false);
   // Keyed by video: a recycled slot starts clean for its next video without a reset effect.
@@ -112,7 +114,7 @@ export function FeedSlot({
   const markViewed = () => {
     if (!active || videoId === undefined || viewed.has(videoId)) return;
     setViewed(new Set(viewed).add(videoId));
-    void postVideoView(videoId).catch(() => undefined);
+    void trackVideoView(videoId);
   };
 
   const toggleMute = () => {
@@ -122,13 +124,24 @@ export function FeedSlot({
     setMuted(!muted);
   };
 
-  const isLiked = video ? (liked?.id === video.id ? liked.liked : video.isLiked) : false;
-  const likeCount = video ? (liked?.id === video.id ? liked.count : video.likeCount) : 0;
+  // A like still in the outbox (offline) is not in the server's answer yet: the device's list fills the gap.
+  const pendingLike = video !== undefined && !video.isLiked && likedVideos.includes(video.id);
+  const isLiked = video ? (liked?.id === video.id ? liked.liked : video.isLiked || pendingLike) : false;
+  const likeCount = video
+    ? liked?.id === video.id
+      ? liked.count
+      : video.likeCount + (pendingLike ? 1 : 0)
+    : 0;
   const toggleLike = () => {
     if (!video) return;
     const next = !isLiked;
     setLiked({ id: video.id, liked: next, count: Math.max(0, likeCount + (next ? 1 : -1)) });
-    void postVideoLike(video.id, next).catch(() => undefined);
+    setLikedVideos(
+      next
+        ? [...likedVideos.filter((id) => id !== video.id), video.id]
+        : likedVideos.filter((id) => id !== video.id),
+    );
+    void trackVideoLike(video.id, next);
   };
 
   return (

@@ -2,8 +2,8 @@ import { useAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { fetchTags } from '../../api/videos';
 import type { Tag } from '../../contract';
+import { preferenceAutoscrollAtom, preferenceSelectedTagsAtom } from '../../state/preferences';
 import { Sheet } from '../../ui/Sheet';
-import { feedPreferencesAtom } from './feedAtoms';
 
 /** Spec §9: tag search starts at 2 characters, 300 ms after the last keystroke. */
 export const TAG_SEARCH_MIN = 2;
@@ -11,7 +11,8 @@ export const TAG_SEARCH_DEBOUNCE_MS = 300;
 
 /** Preferences modal: autoplay the next video, and the tags the home feed is narrowed to. */
 export function PreferencesSheet({ onClose }: { onClose: () => void }) {
-  const [prefs, setPrefs] = useAtom(feedPreferencesAtom);
+  const [autoscroll, setAutoscroll] = useAtom(preferenceAutoscrollAtom);
+  const [selectedTags, setSelectedTags] = useAtom(preferenceSelectedTagsAtom);
   const [term, setTerm] = useState('');
   const [results, setResults] = useState<Tag[]>([]);
   const [searching, setSearching] = useState(false);
@@ -41,24 +42,19 @@ export function PreferencesSheet({ onClose }: { onClose: () => void }) {
     };
   }, [term]);
 
-  const selected = new Set(prefs.tags.map((t) => t.id));
+  const selected = new Set(selectedTags.map((t) => t.id));
   const toggleTag = (tag: { id: number; name: string }) =>
-    setPrefs({
-      ...prefs,
-      tags: selected.has(tag.id)
-        ? prefs.tags.filter((t) => t.id !== tag.id)
-        : [...prefs.tags, { id: tag.id, name: tag.name }],
-    });
+    setSelectedTags(
+      selected.has(tag.id)
+        ? selectedTags.filter((t) => t.id !== tag.id)
+        : [...selectedTags, { id: tag.id, name: tag.name }],
+    );
 
   return (
     <Sheet title="Preferences" onClose={onClose}>
       <label className="switch-row">
         <span>Autoplay next video</span>
-        <input
-          type="checkbox"
-          checked={prefs.autoscroll}
-          onChange={(e) => setPrefs({ ...prefs, autoscroll: e.target.checked })}
-        />
+        <input type="checkbox" checked={autoscroll} onChange={(e) => setAutoscroll(e.target.checked)} />
       </label>
       <label className="field">
         Tags
@@ -70,9 +66,9 @@ export function PreferencesSheet({ onClose }: { onClose: () => void }) {
           autoComplete="off"
         />
       </label>
-      {prefs.tags.length > 0 && (
+      {selectedTags.length > 0 && (
         <ul className="chip-list" aria-label="Selected tags">
-          {prefs.tags.map((tag) => (
+          {selectedTags.map((tag) => (
             <li key={tag.id}>
               <button type="button" className="chip is-selected" onClick={() => toggleTag(tag)}>
                 #{tag.name} ✕

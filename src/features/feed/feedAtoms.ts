@@ -22,15 +22,3 @@ export const feedLoadingMoreAtom = atom(false);
 
 /** Videos this session has already posted a view for, so swiping back and forth does not post again. */
 export const viewedVideosAtom = atom<ReadonlySet<number>>(new Set<number>());
-
-/** Sound off until the viewer turns it on: browsers only autoplay muted video. Kept across videos. */
-export const feedMutedAtom = atom(true);
-
-/** Coach hints: 0 shows 'SWIPE UP', 1 'SWIPE LEFT', 2 means done. */
-export const coachStepAtom = atom(0);
-
-/** Feed preferences of spec §3: autoplay the next video, and the tags the home feed is narrowed to. */
-export const feedPreferencesAtom = atom<{ autoscroll: boolean; tags: { id: number; name: string }[] }>({
-  autoscroll: false,
-  tags: [],
-});

@@ -1,4 +1,7 @@
-/** Until the app-wide auth state lands, a viewer with a stored token counts as logged in. */
+import { useAtomValue } from 'jotai';
+import { authAtom } from '../../state/auth';
+
+/** Guests like by guest id, need an email to report, and are asked to sign up to rate or follow. */
 export function useIsGuest(): boolean {
-  return !(localStorage.getItem('accessToken') ?? sessionStorage.getItem('accessToken'));
+  return useAtomValue(authAtom) === null;
 }

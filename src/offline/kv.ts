@@ -1,0 +1,56 @@
+// Everything the app remembers on the device lives in IndexedDB through idb-keyval: one database for small
+// key-values (preferences, liked videos, guest id...) and one for the outbox, so a wipe of one never touches
+// the other. IndexedDB, unlike localStorage, is reachable from the service worker too.
+import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+
+let kvStore: UseStore | undefined;
+let outboxStore: UseStore | undefined;
+
+// Created lazily: module import must not touch IndexedDB (tests install fake-indexeddb first; SSR has none).
+export const kv = () => {
+  kvStore ??= createStore('shortcams', 'kv');
+  return kvStore;
+};
+export const outboxDb = () => {
+  outboxStore ??= createStore('shortcams-outbox', 'entries');
+  return outboxStore;
+};
+
+/** The keys of spec §3 ("stored locally"), with their types. */
+export interface KvSchema {
+  preferenceAutoscroll: boolean;
+  preferenceSelectedTags: { id: number; name: string }[];
+  /** Comma-joined gender codes; default 'm'. */
+  preferencesCategory: string;
+  likedVideos: number[];
+  guestId: string;
+  tutorialStep: number;
+  isMuted: boolean;
+  currentVideo: { id: number; slug: string } | null;
+  ageConfirmed: boolean;
+}
+
+export const readKv = <K extends keyof KvSchema>(key: K) => get<KvSchema[K]>(key, kv());
+export const writeKv = <K extends keyof KvSchema>(key: K, value: KvSchema[K]) => set(key, value, kv());
+export const deleteKv = (key: keyof KvSchema) => del(key, kv());
+
+let guestId: Promise<string> | undefined;
+
+/** The guest's id, generated once per device and kept (spec §3: guestId). */
+export function getGuestId(): Promise<string> {
+  guestId ??= (async () => {
+    const known = await readKv('guestId').catch(() => undefined);
+    if (known) return known;
+    const fresh = crypto.randomUUID();
+    await writeKv('guestId', fresh).catch(() => undefined);
+    return fresh;
+  })();
+  return guestId;
+}
+
+/** Tests only: forget module-level caches, as a page reload would. */
+export function resetKvCachesForTests() {
+  guestId = undefined;
+  kvStore = undefined;
+  outboxStore = undefined;
+}

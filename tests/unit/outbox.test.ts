@@ -1,0 +1,177 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+// The network edge is the only stand-in here: a scripted server that records what reaches it. The outbox,
+// idb-keyval and (fake) IndexedDB are the real code paths.
+interface Received {
+  path: string;
+  key: string | null;
+  body: Record<string, unknown>;
+}
+let received: Received[] = [];
+let answer: () => Response | Promise<Response> = () => new Response('{}', { status: 201 });
+
+beforeEach(async () => {
+  received = [];
+  answer = () => new Response('{}', { status: 201 });
+  vi.stubGlobal('fetch', async (input: string, init: RequestInit) => {
+    const response = await answer();
+    received.push({
+      path: String(input),
+      key: new Headers(init.headers).get('Idempotency-Key'),
+      body: JSON.parse(String(init.body ?? '{}')),
+    });
+    return response;
+  });
+  const { clear } = await import('idb-keyval');
+  const { outboxDb } = await import('../../src/offline/kv');
+  await clear(outboxDb());
+});
+
+const offline = () => {
+  answer = () => Promise.reject(new TypeError('Failed to fetch'));
+};
+const online = () => {
+  answer = () => new Response('{}', { status: 201 });
+};
+
+async function load() {
+  return import('../../src/offline/outbox');
+}
+
+describe('outbox', () => {
+  it('sends at once with a UUID Idempotency-Key and the guest id', async () => {
+    const outbox = await load();
+    await outbox.enqueue('video-view', { video_id: 7 });
+    await outbox.flush();
+    expect(received).toHaveLength(1);
+    expect(received[0]?.path).toBe('/v1/video-view');
+    expect(received[0]?.key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(received[0]?.body).toMatchObject({ video_id: 7, guest_id: expect.any(String) });
+    expect(await outbox.pending()).toEqual([]);
+  });
+
+  it('keeps the same key across retries and loses nothing on a network error or a 5xx', async () => {
+    const outbox = await load();
+    offline();
+    await outbox.enqueue('video-like', { video_id: 1, type: 'add' }, 'like:1');
+    await outbox.flush();
+    const [kept] = await outbox.pending();
+    expect(kept?.attempts).toBeGreaterThanOrEqual(1);
+
+    answer = () => new Response('{"message":"down"}', { status: 503 });
+    await outbox.flush(() => Date.now() + 10 * 60_000);
+    expect(await outbox.pending()).toHaveLength(1);
+
+    online();
+    await outbox.flush(() => Date.now() + 60 * 60_000);
+    expect(await outbox.pending()).toEqual([]);
+    const keys = new Set(received.map((r) => r.key));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toBe(kept?.id);
+  });
+
+  it('sends in the order things happened, and drops what the server refuses for good', async () => {
+    const outbox = await load();
+    offline();
+    await outbox.enqueue('video-view', { video_id: 1 });
+    await outbox.enqueue('video-view', { video_id: 2 });
+    await outbox.enqueue('event', { event_id: 7 });
+    online();
+    let calls = 0;
+    answer = () => new Response('{"message":"Missing video id."}', { status: calls++ === 1 ? 422 : 201 });
+    await outbox.flush(() => Date.now() + 60 * 60_000);
+    expect(received.map((r) => r.body.video_id ?? r.body.event_id)).toEqual([1, 2, 7]);
+    expect(await outbox.pending()).toEqual([]);
+  });
+
+  it('collapses a like and an unlike of one video that were never attempted into the last state', async () => {
+    const outbox = await load();
+    offline();
+    // An earlier failure holds the queue, so the two likes behind it are never attempted.
+    await outbox.enqueue('video-view', { video_id: 9 });
+    await outbox.enqueue('video-like', { video_id: 5, type: 'add' }, 'like:5');
+    await outbox.enqueue('video-like', { video_id: 5, type: 'remove' }, 'like:5');
+    await outbox.enqueue('video-like', { video_id: 6, type: 'add' }, 'like:6');
+    const queue = await outbox.pending();
+    expect(queue.map((e) => [e.kind, e.body.video_id, e.body.type])).toEqual([
+      ['video-view', 9, undefined],
+      ['video-like', 5, 'remove'],
+      ['video-like', 6, 'add'],
+    ]);
+    online();
+    received = [];
+    await outbox.flush(() => Date.now() + 60 * 60_000);
+    expect(received.map((r) => `${r.path}:${r.body.video_id}:${r.body.type ?? ''}`)).toEqual([
+      '/v1/video-view:9:',
+      '/v1/video-like:5:remove',
+      '/v1/video-like:6:add',
+    ]);
+  });
+
+  it('survives a reload: a fresh module over the same IndexedDB still has the entries and keys', async () => {
+    const first = await load();
+    offline();
+    await first.enqueue('profile-view', { profile_id: 3 });
+    const [before] = await first.pending();
+    vi.resetModules();
+    const { resetKvCachesForTests } = await import('../../src/offline/kv');
+    resetKvCachesForTests();
+    const second = await load();
+    const [after] = await second.pending();
+    expect(after?.id).toBe(before?.id);
+    online();
+    await second.flush(() => Date.now() + 60 * 60_000);
+    expect(received.at(-1)?.key).toBe(before?.id);
+  });
+
+  it('backs off exponentially up to five minutes, with jitter', async () => {
+    const { backoffMs } = await load();
+    const mid = () => 0.5;
+    expect([1, 2, 3, 4].map((n) => backoffMs(n, mid))).toEqual([1000, 2000, 4000, 8000]);
+    expect(backoffMs(30, mid)).toBe(300_000);
+    expect(backoffMs(1, () => 0)).toBe(800);
+    expect(backoffMs(1, () => 1)).toBe(1200);
+  });
+});
+
+describe('device stores', () => {
+  it('generates the guest id once and keeps it across reloads', async () => {
+    const kv = await import('../../src/offline/kv');
+    const id = await kv.getGuestId();
+    vi.resetModules();
+    const again = await import('../../src/offline/kv');
+    again.resetKvCachesForTests();
+    expect(await again.getGuestId()).toBe(id);
+  });
+
+  it('persists every preference key through the atoms', async () => {
+    const { createStore } = await import('jotai');
+    const prefs = await import('../../src/state/preferences');
+    const store = createStore();
+    const atoms = [
+      [prefs.preferenceAutoscrollAtom, true],
+      [prefs.preferenceSelectedTagsAtom, [{ id: 4, name: 'neon' }]],
+      [prefs.preferencesCategoryAtom, 'm,t'],
+      [prefs.likedVideosAtom, [3, 9]],
+      [prefs.tutorialStepAtom, 2],
+      [prefs.isMutedAtom, false],
+      [prefs.currentVideoAtom, { id: 3, slug: 'clip' }],
+    ] as const;
+    for (const [a, value] of atoms) store.set(a as never, value as never);
+    await new Promise((r) => setTimeout(r, 50));
+    const { readKv } = await import('../../src/offline/kv');
+    expect(await readKv('preferenceAutoscroll')).toBe(true);
+    expect(await readKv('preferenceSelectedTags')).toEqual([{ id: 4, name: 'neon' }]);
+    expect(await readKv('preferencesCategory')).toBe('m,t');
+    expect(await readKv('likedVideos')).toEqual([3, 9]);
+    expect(await readKv('tutorialStep')).toBe(2);
+    expect(await readKv('isMuted')).toBe(false);
+    expect(await readKv('currentVideo')).toEqual({ id: 3, slug: 'clip' });
+
+    // A new page: a fresh store hydrates from IndexedDB once the atom is mounted.
+    const fresh = createStore();
+    const unsub = fresh.sub(prefs.preferencesCategoryAtom, () => undefined);
+    await vi.waitFor(() => expect(fresh.get(prefs.preferencesCategoryAtom)).toBe('m,t'));
+    unsub();
+  });
+});
