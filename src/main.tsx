@@ -4,12 +4,17 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { router } from './app/router';
 import { startOutbox } from './offline/outbox';
+import { hydratePersisted } from './state/persisted';
+import './state/preferences';
 import { appStore } from './state/store';
 import { swUpdateAtom } from './state/sw';
 import './app/app.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
+
+// The device's preferences first (a few ms of IndexedDB), so no screen renders with defaults and then flips.
+await hydratePersisted(appStore).catch(() => undefined);
 
 createRoot(root).render(
   <StrictMode>
