@@ -1,11 +1,13 @@
 // `npm run bench`: runs each benchmark in turn and prints its figures with the machine it ran on.
 import os from 'node:os';
 import { feedBench } from './feed.bench';
+import { playerBench } from './player.bench';
 import { startupBench } from './startup.bench';
 
 const benches: [string, () => Promise<Record<string, string>>][] = [
   ['startup', startupBench],
   ['home feed throughput', feedBench],
+  ['feed player in Chromium', playerBench],
 ];
 
 // `npm run bench -- feed` runs only the benchmarks whose name contains "feed".

@@ -31,6 +31,8 @@ export default defineConfig({
     },
     {
       name: 'wide',
+      // The feed acceptance is a phone scenario; the wide layout has its own spec.
+      testIgnore: /feed-routes\.spec\.ts/,
       use: { browserName: 'chromium', viewport: { width: 1440, height: 900 }, launchOptions },
     },
   ],
