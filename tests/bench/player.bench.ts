@@ -40,24 +40,42 @@ async function throttle(context: BrowserContext, page: Page, on: boolean) {
   );
 }
 
-/** ms from a PageDown to the first presented frame of the next video. */
-async function swipeToFrame(page: Page): Promise<number> {
+/**
+ * ms from a PageDown to the first presented frame of the next video, or null when no next video appears
+ * within 5 s (the end of the list, or a video that never plays): a bench must report that, not hang on it.
+ */
+async function swipeToFrame(page: Page): Promise<number | null> {
   return page.evaluate(
     () =>
-      new Promise<number>((resolve) => {
+      new Promise<number | null>((resolve) => {
         const before = document.querySelector('[role=feed] article[aria-hidden=false]');
         const t0 = performance.now();
+        const giveUp = setTimeout(() => resolve(null), 5000);
         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true }));
         const wait = () => {
           const now = document.querySelector('[role=feed] article[aria-hidden=false]');
           const video = now?.querySelector('video');
           if (!now || now === before || !video) return requestAnimationFrame(wait);
-          video.requestVideoFrameCallback(() => resolve(performance.now() - t0));
+          video.requestVideoFrameCallback(() => {
+            clearTimeout(giveUp);
+            resolve(performance.now() - t0);
+          });
         };
         wait();
       }),
   );
 }
+
+/** Both genders, so the home feed holds every demo clip (the device default is 'm' only). */
+const bothGenders = (context: BrowserContext) =>
+  context.addInitScript(() => {
+    const open = indexedDB.open('shortcams');
+    open.onupgradeneeded = () => open.result.createObjectStore('kv');
+    open.onsuccess = () => {
+      const tx = open.result.transaction('kv', 'readwrite');
+      tx.objectStore('kv').put('m,t', 'preferencesCategory');
+    };
+  });
 
 // tsx compiles this file with esbuild's keepNames, which wraps the functions passed to page.evaluate in a
 // `__name` helper that only exists in Node: give the page a harmless one.
@@ -67,7 +85,7 @@ const defineNameHelper = (context: BrowserContext) =>
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 export async function playerBench(): Promise<Record<string, string>> {
-  const server = await startServer({ env: { DEMO_VIDEOS: '10' }, timeoutMs: 300_000 });
+  const server = await startServer({ env: { DEMO_VIDEOS: '16' }, timeoutMs: 300_000 });
   const browser = await chromium.launch(chromiumLaunchOptions());
   const out: Record<string, string> = {};
   try {
@@ -75,7 +93,7 @@ export async function playerBench(): Promise<Record<string, string>> {
       const label = slow ? 'Slow 4G' : 'unthrottled';
       const context = await browser.newContext({ ...devices['Pixel 7'] });
       await defineNameHelper(context);
-      // The age gate and coach hints are first-visit screens, not what this measures.
+      await bothGenders(context);
       const page = await context.newPage();
       await page.goto(server.url);
       await page.evaluate(() => navigator.serviceWorker.ready);
@@ -94,12 +112,18 @@ export async function playerBench(): Promise<Record<string, string>> {
       out[`navigation to first frame, ${label}, warm service worker`] = `${warm.toFixed(0)} ms`;
       if (!slow) {
         const swipes: number[] = [];
+        let stuck = 0;
         for (let i = 0; i < 8; i++) {
           await page.waitForTimeout(1200);
-          swipes.push(await swipeToFrame(page));
+          // The rating prompt pauses the feed after 2 to 5 videos: answer it as a viewer would, by closing it.
+          if (await page.getByRole('dialog').isVisible()) await page.keyboard.press('Escape');
+          const ms = await swipeToFrame(page);
+          if (ms === null) stuck++;
+          else swipes.push(ms);
         }
         out['swipe to next first frame (median of 8, goal < 150 ms)'] =
-          `${median(swipes).toFixed(0)} ms (max ${Math.max(...swipes).toFixed(0)} ms)`;
+          `${median(swipes).toFixed(0)} ms (max ${Math.max(...swipes).toFixed(0)} ms` +
+          `${stuck ? `, ${stuck} swipes showed no frame within 5 s` : ''})`;
 
         const heapBefore = await page.evaluate(
           () => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize,
