@@ -18,6 +18,7 @@ import profileRoutes from './routes/profile';
 import statsRoutes from './routes/stats';
 import studioRoutes from './routes/studio';
 import trackingRoutes from './routes/tracking';
+import uploadRoutes from './routes/uploads';
 import userRoutes from './routes/users';
 import verificationRoutes from './routes/verification';
 import videoRoutes from './routes/videos';
@@ -46,6 +47,7 @@ export async function buildApp(
   await pageRoutes(app, deps);
   await userRoutes(app, deps);
   await videoRoutes(app, deps);
+  await uploadRoutes(app, deps);
   await interactionRoutes(app, deps);
   await discoverRoutes(app, deps);
   await searchRoutes(app, deps);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { VIDEO_MAX_BYTES } from '../src/contract/upload';
 
 export interface Config {
   port: number;
@@ -33,6 +34,10 @@ export interface Config {
   contactRateLimit: number;
   reportRateLimit: number;
   rateLimitWindowMs: number;
+  /** Largest accepted video upload (tus and multipart); the spec's 2 GB by default. */
+  uploadMaxBytes: number;
+  /** A media job silent (no heartbeat) for this long is presumed dead and its video handed to a new job. */
+  mediaStaleSeconds: number;
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -71,5 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     contactRateLimit: int(env.CONTACT_RATE_LIMIT, 5, 'CONTACT_RATE_LIMIT'),
     reportRateLimit: int(env.REPORT_RATE_LIMIT, 20, 'REPORT_RATE_LIMIT'),
     rateLimitWindowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60_000, 'RATE_LIMIT_WINDOW_MS'),
+    uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, VIDEO_MAX_BYTES, 'UPLOAD_MAX_BYTES'),
+    mediaStaleSeconds: Math.max(3, int(env.MEDIA_STALE_SECONDS, 30, 'MEDIA_STALE_SECONDS')),
   };
 }

@@ -8,6 +8,7 @@ import { createDeliver, MAIL_QUEUE, type MailMessage } from './mail/mailer';
 import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from './media/cleanup';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from './media/demo';
 import { configureBinaries } from './media/ffmpeg';
+import { startMediaWorkers } from './media/pipeline';
 import { MediaStorage } from './media/storage';
 
 export interface Runtime extends AppDeps {
@@ -22,6 +23,7 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
   await database.migrate();
   const storage = new MediaStorage(config.dataDir);
   const jobs = await startJobs(database);
+  let stopSweep = () => {};
   if (config.runWorkers) {
     await jobs.work<{ videoId: number }>(DEMO_MEDIA_QUEUE, ({ videoId }) =>
       generateDemoVideo({ db: database.db, storage }, videoId),
@@ -31,6 +33,14 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
     );
     const deliver = createDeliver(config);
     await jobs.work<MailMessage>(MAIL_QUEUE, (message) => deliver(message));
+    stopSweep = await startMediaWorkers({
+      database,
+      db: database.db,
+      storage,
+      jobs,
+      staleSeconds: config.mediaStaleSeconds,
+      log: (message) => console.error(`[media] ${message}`),
+    });
   }
   return {
     config,
@@ -38,6 +48,7 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
     storage,
     jobs,
     async close() {
+      stopSweep();
       await jobs.stop();
       await database.close();
     },

@@ -175,6 +175,10 @@ export const videos = pgTable(
     /** Recipe for generated demo media, so an interrupted first start can finish the job later. */
     demoRecipe: jsonb('demo_recipe').$type<Record<string, unknown>>(),
     approvedAt: timestamp('approved_at', { withTimezone: true }),
+    /** Media job runs started for this upload (retries and restarts included): bounds a video that kills its worker. */
+    mediaAttempts: smallint('media_attempts').notNull().default(0),
+    /** Written every few seconds while a media job runs: a stale value means its worker died. */
+    mediaHeartbeatAt: timestamp('media_heartbeat_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -34,8 +34,10 @@ export async function readImageForm(request: FastifyRequest): Promise<ImageForm>
     if (code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new HttpError(422, messages.profile.imageTooLarge, { image: [messages.profile.imageTooLarge] });
     }
-    if (code?.startsWith('FST_')) throw new HttpError(400, messages.server.badRequest);
-    throw err;
+    // A disk error is ours (500); anything else (no boundary, a body cut mid-file) is a form the parser
+    // could not read.
+    if (!code?.startsWith('FST_') && (err as NodeJS.ErrnoException).syscall) throw err;
+    throw new HttpError(400, messages.server.badRequest);
   }
   return form;
 }

@@ -10,11 +10,18 @@ export interface QueueSpec {
   retryLimit: number;
   /** Parallel jobs of this queue in this process (CPU-bound ffmpeg: at most the core count). */
   concurrency: number;
+  /** Wait before a failed job runs again (pg-boss default: at once). */
+  retryDelaySeconds?: number;
 }
 
 export interface Jobs {
   boss: PgBoss;
-  send<T extends object>(queue: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** A spec (rather than a bare name) creates the queue with its expiry and retries if it is new. */
+  send<T extends object>(
+    queue: string | QueueSpec,
+    data: T,
+    options?: PgBoss.SendOptions,
+  ): Promise<string | null>;
   work<T>(spec: QueueSpec, handler: JobHandler<T>): Promise<void>;
   /** Resolves when no job of `queue` is waiting or running (used by seeding and tests). */
   idle(queue: string): Promise<void>;
@@ -40,6 +47,7 @@ export async function startJobs(database: Database): Promise<Jobs> {
     const options: PgBoss.Queue = { name: spec.name, policy: 'standard' };
     if (spec.expireInSeconds) options.expireInSeconds = spec.expireInSeconds;
     if (spec.retryLimit !== undefined) options.retryLimit = spec.retryLimit;
+    if (spec.retryDelaySeconds !== undefined) options.retryDelay = spec.retryDelaySeconds;
     if (!(await boss.getQueue(spec.name))) await boss.createQueue(spec.name, options);
     created.add(spec.name);
   };
@@ -47,8 +55,9 @@ export async function startJobs(database: Database): Promise<Jobs> {
   return {
     boss,
     async send(queue, data, options) {
-      await ensureQueue({ name: queue });
-      return boss.send(queue, data, options ?? {});
+      const spec = typeof queue === 'string' ? { name: queue } : queue;
+      await ensureQueue(spec);
+      return boss.send(spec.name, data, options ?? {});
     },
     async work<T>(spec: QueueSpec, handler: JobHandler<T>) {
       await ensureQueue(spec);

@@ -23,9 +23,36 @@ export const SEGMENT_SECONDS = 2;
 /** Common silence about everything but errors, and overwrite: jobs are retried into the same folder. */
 const quiet = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'] as const;
 
+/**
+ * H.264 levels (ITU-T H.264 table A-1) from 3.0 up: macroblocks per second, frame size in macroblocks and
+ * peak bitrate (Main profile, kbit/s). Lower levels exist, but 3.0 is what every phone decodes anyway.
+ */
+const H264_LEVELS = [
+  { level: 30, mbps: 40_500, fs: 1_620, kbps: 10_000 },
+  { level: 31, mbps: 108_000, fs: 3_600, kbps: 14_000 },
+  { level: 32, mbps: 216_000, fs: 5_120, kbps: 20_000 },
+  { level: 40, mbps: 245_760, fs: 8_192, kbps: 20_000 },
+  { level: 41, mbps: 245_760, fs: 8_192, kbps: 50_000 },
+  { level: 42, mbps: 522_240, fs: 8_704, kbps: 50_000 },
+  { level: 50, mbps: 589_824, fs: 22_080, kbps: 135_000 },
+  { level: 51, mbps: 983_040, fs: 36_864, kbps: 240_000 },
+] as const;
+
+/** The lowest level that holds this rendition, as 10 × the level number (31 = 3.1). */
+export function h264Level(r: Rendition, fps: number): number {
+  const fs = Math.ceil(r.width / 16) * Math.ceil(r.height / 16);
+  const fit = H264_LEVELS.find((l) => fs <= l.fs && fs * fps <= l.mbps && r.maxrateKbps <= l.kbps);
+  return fit?.level ?? 51;
+}
+
+/** RFC 6381 codecs of a published rendition: H.264 Main (4d, constraint set 1) at its level, AAC-LC. */
+export const codecsOf = (r: Rendition, fps: number): string =>
+  `avc1.4d40${h264Level(r, fps).toString(16).padStart(2, '0')},mp4a.40.2`;
+
 /** H.264 settings shared by every video we publish. */
 export function h264Args(r: Rendition, fps: number): string[] {
   const gop = String(fps * SEGMENT_SECONDS);
+  const level = h264Level(r, fps);
   return [
     '-c:v',
     'libx264',
@@ -35,6 +62,9 @@ export function h264Args(r: Rendition, fps: number): string[] {
     // Main profile plays on every phone browser of the last decade, including old iOS Safari.
     '-profile:v',
     'main',
+    // Stated rather than guessed by x264, so the master playlist's CODECS matches the stream exactly.
+    '-level:v',
+    `${Math.floor(level / 10)}.${level % 10}`,
     '-pix_fmt',
     'yuv420p',
     // Constant quality with a cap: simple scenes stay small, busy ones cannot starve a slow network.
@@ -61,8 +91,11 @@ export const aacArgs = (): string[] => ['-c:a', 'aac', '-b:a', '96k', '-ac', '2'
 
 export function hlsMuxArgs(out: Pick<HlsOutput, 'playlist' | 'segmentPattern'>): string[] {
   return [
-    // Strip container metadata (encoder tags, creation time, GPS from phones) from what we publish.
+    // Strip container metadata (encoder tags, creation time, GPS from phones) and chapters from what we
+    // publish.
     '-map_metadata',
+    '-1',
+    '-map_chapters',
     '-1',
     '-f',
     'hls',
@@ -160,13 +193,16 @@ export function stillImageArgs(source: string, width: number, height: number, ou
 }
 
 /** RFC 8216 master playlist; CODECS lets a player decide before fetching a single segment. */
-export function masterPlaylist(variants: { uri: string; rendition: Rendition; audioKbps: number }[]): string {
+export function masterPlaylist(
+  variants: { uri: string; rendition: Rendition; audioKbps: number; fps?: number }[],
+): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
-  for (const { uri, rendition, audioKbps } of variants) {
+  for (const { uri, rendition, audioKbps, fps = 30 } of variants) {
+    // BANDWIDTH is the peak: the capped video rate plus audio, so a player never picks a variant it cannot
+    // sustain.
     const bandwidth = (rendition.maxrateKbps + audioKbps) * 1000;
     lines.push(
-      // avc1.4d401f = Main profile, level 3.1; mp4a.40.2 = AAC-LC.
-      `#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},RESOLUTION=${rendition.width}x${rendition.height},CODECS="avc1.4d401f,mp4a.40.2"`,
+      `#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},RESOLUTION=${rendition.width}x${rendition.height},CODECS="${codecsOf(rendition, fps)}"`,
       uri,
     );
   }
@@ -212,4 +248,195 @@ export function stillReencodeArgs(
     'mjpeg',
     output,
   ];
+}
+
+// ---- Uploaded videos -------------------------------------------------------------------------------
+
+/**
+ * The HLS ladder of uploads, by the short side (a vertical 1080x1920 clip is "1080p"). Peak rates suit
+ * phone-sized H.264 at the CRF above; the player picks by BANDWIDTH.
+ */
+export const LADDER = [
+  { shortSide: 360, maxrateKbps: 800 },
+  { shortSide: 540, maxrateKbps: 1500 },
+  { shortSide: 720, maxrateKbps: 2800 },
+  { shortSide: 1080, maxrateKbps: 5000 },
+] as const;
+export const AUDIO_KBPS = 96;
+/** Short-video playback gains nothing from more; halving 60 fps also halves the encoding time. */
+export const MAX_FPS = 30;
+
+/** Even, at least 2: yuv420p needs both dimensions even. */
+const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+
+/**
+ * Renditions for a source of this display size: every ladder step up to the source's short side, never
+ * upscaled, keeping the source's aspect ratio. A source smaller than the first step gets one rendition at
+ * its own size.
+ */
+export function ladderFor(source: { width: number; height: number }): Rendition[] {
+  const short = Math.min(source.width, source.height);
+  const long = Math.max(source.width, source.height);
+  const steps = LADDER.filter((s) => s.shortSide <= short);
+  const chosen = steps.length > 0 ? steps : [{ shortSide: even(short), maxrateKbps: LADDER[0].maxrateKbps }];
+  return chosen.map(({ shortSide, maxrateKbps }) => {
+    const longSide = even((shortSide * long) / short);
+    return source.width <= source.height
+      ? { width: shortSide, height: longSide, maxrateKbps }
+      : { width: longSide, height: shortSide, maxrateKbps };
+  });
+}
+
+/** Folder and playlist name of a rendition: its short side, as players and people name them. */
+export const renditionName = (r: Rendition) => `${Math.min(r.width, r.height)}p`;
+
+/** Whole frames per second (29.97 → 30), at most MAX_FPS; unknown rates get 30. */
+export function outputFps(sourceFps: number): number {
+  if (!Number.isFinite(sourceFps) || sourceFps <= 0) return MAX_FPS;
+  return Math.max(1, Math.min(MAX_FPS, Math.round(sourceFps > MAX_FPS * 1.5 ? sourceFps / 2 : sourceFps)));
+}
+
+/** A box of at most `max` on the long side, same aspect ratio, never larger than the source. */
+export function fitWithin(source: { width: number; height: number }, max: number) {
+  const scale = Math.min(1, max / Math.max(source.width, source.height));
+  return { width: even(source.width * scale), height: even(source.height * scale) };
+}
+
+/** Everything ffprobe knows about the container and its streams, as JSON. */
+export const probeArgs = (input: string): string[] => [
+  '-v',
+  'error',
+  '-print_format',
+  'json',
+  '-show_format',
+  '-show_streams',
+  input,
+];
+
+/**
+ * Timestamps of the video packets from `fromSeconds` to the end. Reading packets (no decoding) is cheap;
+ * a file cut short stops early or reports a partial file, which is how a truncated upload whose index
+ * is intact (moov atom first) is caught before anyone waits for a transcode.
+ */
+export const tailScanArgs = (input: string, fromSeconds: number): string[] => [
+  '-v',
+  'error',
+  '-select_streams',
+  'v:0',
+  '-read_intervals',
+  `${fromSeconds.toFixed(3)}%`,
+  '-show_entries',
+  'packet=pts_time',
+  '-of',
+  'csv=p=0',
+  input,
+];
+
+/** One frame as a JPEG without metadata: the screenshot at 0 s, or the thumbnail a little later. */
+export function frameArgs(
+  input: string,
+  opts: { atSeconds: number; size: { width: number; height: number }; output: string },
+): string[] {
+  return [
+    ...quiet,
+    // Before -i: seek by the index to the nearest keyframe, then decode only up to the frame wanted.
+    ...(opts.atSeconds > 0 ? ['-ss', opts.atSeconds.toFixed(3)] : []),
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-frames:v',
+    '1',
+    '-vf',
+    `scale=${opts.size.width}:${opts.size.height}:flags=bicubic,setsar=1`,
+    '-map_metadata',
+    '-1',
+    // JPEG quality 4 of 31: sharp enough for a full-screen poster at a fraction of PNG's size.
+    '-q:v',
+    '4',
+    '-f',
+    'image2',
+    opts.output,
+  ];
+}
+
+export interface LadderJob {
+  input: string;
+  /** Seconds; bounds the generated silence of a silent source. */
+  durationSeconds: number;
+  hasAudio: boolean;
+  fps: number;
+  outputs: { rendition: Rendition; playlist: string; segmentPattern: string }[];
+}
+
+/**
+ * The whole ladder in one ffmpeg run: the source is decoded once, converted to a constant frame rate (HLS
+ * players expect one; phones record variable rates) and split into one scaler and encoder per rendition.
+ */
+export function ladderArgs(job: LadderJob): string[] {
+  const n = job.outputs.length;
+  const graph = [
+    `[0:v:0]fps=${job.fps},split=${n}${job.outputs.map((_, i) => `[s${i}]`).join('')}`,
+    ...job.outputs.map(
+      ({ rendition: r }, i) =>
+        `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1,format=yuv420p[v${i}]`,
+    ),
+  ].join(';');
+  // Every published video has an audio track: players switching between a silent and a sounding video
+  // (and MSE source buffers declared with mp4a) stall on a missing track, so silence is made, not omitted.
+  const silence = job.hasAudio
+    ? []
+    : [
+        '-f',
+        'lavfi',
+        '-t',
+        job.durationSeconds.toFixed(3),
+        '-i',
+        'anullsrc=channel_layout=stereo:sample_rate=44100',
+      ];
+  const audio = job.hasAudio ? '0:a:0' : '1:a:0';
+  return [
+    ...quiet,
+    '-i',
+    job.input,
+    ...silence,
+    '-filter_complex',
+    graph,
+    ...job.outputs.flatMap(({ rendition, playlist, segmentPattern }, i) => [
+      '-map',
+      `[v${i}]`,
+      '-map',
+      audio,
+      ...h264Args(rendition, job.fps),
+      ...aacArgs(),
+      ...hlsMuxArgs({ playlist, segmentPattern }),
+    ]),
+  ];
+}
+
+/**
+ * A progressive MP4 of one rendition for clients without HLS (share previews, downloads): the HLS
+ * segments copied, not re-encoded, with the index moved to the front (faststart) so playback starts
+ * before the whole file is loaded.
+ */
+export const progressiveMp4Args = (playlist: string, output: string): string[] => [
+  ...quiet,
+  '-i',
+  playlist,
+  '-map',
+  '0',
+  '-c',
+  'copy',
+  '-map_metadata',
+  '-1',
+  '-movflags',
+  '+faststart',
+  output,
+];
+
+/** Seconds a media playlist plays: the sum of its EXTINF durations. */
+export function playlistSeconds(playlist: string): number {
+  let total = 0;
+  for (const match of playlist.matchAll(/^#EXTINF:([\d.]+)/gm)) total += Number(match[1]);
+  return total;
 }

@@ -14,10 +14,10 @@ export const VIDEO_CLEANUP_QUEUE: QueueSpec = {
   concurrency: 1,
 };
 
-/** Media-relative paths a video may own: its folder, and the folders of its stored files. */
+/** Media-relative paths a video may own: its folder, and the folders of its published files. */
 export function mediaPathsOf(video: typeof videos.$inferSelect): string[] {
   const paths = new Set<string>([`videos/${video.id}`]);
-  for (const file of [video.sourcePath, video.playlistPath, video.thumbnailPath]) {
+  for (const file of [video.playlistPath, video.thumbnailPath]) {
     if (!file) continue;
     // The HLS ladder lives beside its master playlist; the whole folder belongs to the video.
     paths.add(file === video.playlistPath ? path.posix.dirname(file) : file);
@@ -25,10 +25,18 @@ export function mediaPathsOf(video: typeof videos.$inferSelect): string[] {
   return [...paths].filter((p) => p !== '.' && p !== '' && !p.startsWith('..'));
 }
 
+/** Paths under DATA_DIR/private a video owns: the uploaded original (never served) and its folder. */
+export function privatePathsOf(video: typeof videos.$inferSelect): string[] {
+  const paths = new Set<string>([`originals/${video.id}`]);
+  if (video.sourcePath && !video.sourcePath.startsWith('..')) paths.add(video.sourcePath);
+  return [...paths];
+}
+
 export async function cleanupVideo(deps: { db: Db; storage: MediaStorage }, videoId: number): Promise<void> {
   const [video] = await deps.db.select().from(videos).where(eq(videos.id, videoId));
   // Only a video that is still being deleted is touched: a stale job must never remove a live video.
   if (video?.status !== 'deleting') return;
   for (const relative of mediaPathsOf(video)) await deps.storage.remove(relative);
+  for (const relative of privatePathsOf(video)) await deps.storage.removePrivate(relative);
   await deps.db.delete(videos).where(and(eq(videos.id, videoId), eq(videos.status, 'deleting')));
 }

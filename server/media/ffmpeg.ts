@@ -40,6 +40,8 @@ export class MediaToolError extends Error {
   constructor(
     message: string,
     readonly stderr: string,
+    /** Set when the tool died of a signal: a crash or our timeout, not an answer about the input. */
+    readonly signal: NodeJS.Signals | null = null,
   ) {
     super(message);
   }
@@ -70,7 +72,7 @@ export function run(bin: string, args: readonly string[], opts: { timeoutMs?: nu
       if (code === 0) resolve({ stdout, stderr });
       else {
         const tail = stderr.trim().split('\n').slice(-3).join(' | ');
-        reject(new MediaToolError(`${bin} exited with ${code ?? signal}: ${tail}`, stderr));
+        reject(new MediaToolError(`${bin} exited with ${code ?? signal}: ${tail}`, stderr, signal));
       }
     });
   });

@@ -1,18 +1,41 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-/** Media lives under DATA_DIR/media and is served at /media; rows store paths relative to that root. */
+const inside = (root: string, relative: string): string => {
+  const full = path.resolve(root, relative);
+  if (!full.startsWith(root + path.sep)) throw new Error(`path escapes ${root}: ${relative}`);
+  return full;
+};
+
+/**
+ * Media lives under DATA_DIR/media and is served at /media; rows store paths relative to that root.
+ * DATA_DIR/private holds what must never be served: uploaded originals, uploads in progress, work folders.
+ */
 export class MediaStorage {
   readonly root: string;
+  readonly privateRoot: string;
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'media');
+    this.privateRoot = path.join(dataDir, 'private');
   }
 
   abs(relative: string): string {
-    const full = path.resolve(this.root, relative);
-    if (!full.startsWith(this.root + path.sep)) throw new Error(`path escapes media root: ${relative}`);
-    return full;
+    return inside(this.root, relative);
+  }
+
+  privateAbs(relative: string): string {
+    return inside(this.privateRoot, relative);
+  }
+
+  async ensurePrivate(relativeDir: string): Promise<string> {
+    const dir = this.privateAbs(relativeDir);
+    await fs.mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  async removePrivate(relative: string): Promise<void> {
+    await fs.rm(this.privateAbs(relative), { recursive: true, force: true });
   }
 
   /** Public URL path of a stored file; null stays null so optional media maps cleanly. */

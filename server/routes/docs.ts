@@ -24,13 +24,16 @@ import {
   statsResponseSchema,
   studioResponseSchema,
   trackingResponseSchema,
+  uploadDetailsResponseSchema,
+  uploadDetailsSchema,
+  uploadResultSchema,
   userListQuerySchema,
   videoListSchema,
 } from '../../src/contract';
 import type { AppDeps } from '../deps';
 
 export interface Operation {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'head' | 'patch' | 'delete' | 'options';
   /** OpenAPI form: `/v1/users/{id}`. */
   path: string;
   summary: string;
@@ -38,6 +41,8 @@ export interface Operation {
   description?: string;
   auth?: 'required' | 'optional';
   body?: v.GenericSchema;
+  /** A body that is not JSON (a multipart form, tus bytes): its media type and JSON Schema as written. */
+  rawBody?: { contentType: string; schema: Record<string, unknown> };
   query?: v.GenericSchema;
   responses: Record<number, { description: string; schema?: v.GenericSchema }>;
 }
@@ -253,7 +258,168 @@ export const operations: Operation[] = [
     ),
     path: '/v1/profile-view',
   },
+  ...uploadOperations(),
 ];
+
+/** The upload calls: the tus protocol (its headers are the interface), multipart, the outcome, details. */
+function uploadOperations(): Operation[] {
+  const uploader =
+    'Models and channels whose identity verification is approved. Others: 401 without a token; 403 ' +
+    '`Only models and channels can upload videos.` for users, `To upload videos, please verify your identity...` ' +
+    'while verification is none or pending, `Your verification was rejected, please try again.` when rejected.';
+  const outcome =
+    'A file is judged by ffprobe, not its name: a video container with a picture track, complete, at most ' +
+    '30 minutes. A refused file still becomes a video in status `error` (the creator sees it with its reason) and ' +
+    "the answer is 422 `{message: 'Video upload failed: <reason>', errors: {video: [<reason>]}}`.";
+  const failed = { description: 'The file was refused; `errors.video[0]` is the reason.', ...ERR };
+  const tooLarge = { description: 'Larger than 2 GB (UPLOAD_MAX_BYTES): `Video upload failed: …`.', ...ERR };
+  const tusHeaders =
+    'tus 1.0.0 (creation, creation-with-upload, creation-defer-length, termination, expiration): send ' +
+    '`Tus-Resumable: 1.0.0`. ';
+  const notFound = { description: 'Unknown upload, or another user’s.', ...ERR };
+  return [
+    {
+      method: 'options',
+      path: '/v1/uploads',
+      summary: 'tus capabilities: versions, extensions, Tus-Max-Size',
+      responses: { 204: { description: 'Capabilities in the tus headers.' } },
+    },
+    {
+      method: 'post',
+      path: '/v1/uploads',
+      summary: 'Start a resumable upload (tus creation)',
+      auth: 'required',
+      description:
+        `${tusHeaders}\`Upload-Length\` (bytes, at most 2 GB) and optionally \`Upload-Metadata\` (filename, ` +
+        'filetype). Answers 201 with `Location: /v1/uploads/{id}`. Unfinished uploads expire after 24 hours. ' +
+        uploader,
+      responses: {
+        201: { description: 'Created; `Location` names the upload.' },
+        401: unauthenticated,
+        403: { description: 'Not allowed to upload (see above).', ...ERR },
+        412: { description: 'Missing `Tus-Resumable`.', ...ERR },
+        413: tooLarge,
+      },
+    },
+    {
+      method: 'head',
+      path: '/v1/uploads/{id}',
+      summary: 'Where to resume: the bytes the server has (Upload-Offset)',
+      auth: 'required',
+      description:
+        `${tusHeaders}After a dropped connection the client asks for \`Upload-Offset\` and continues from there. ` +
+        'Once finished, the upload answers 200 with `Upload-Offset` = `Upload-Length` and the `Video-Id` / ' +
+        '`Video-Screenshot` headers, so a client that lost the last answer does not upload again; a refused file answers 422.',
+      responses: {
+        200: { description: 'Offset and length in the headers.' },
+        401: unauthenticated,
+        404: notFound,
+        422: { description: 'Finished, and the file was refused (reason at GET …/video).' },
+      },
+    },
+    {
+      method: 'patch',
+      path: '/v1/uploads/{id}',
+      summary: 'Send bytes from Upload-Offset',
+      auth: 'required',
+      rawBody: {
+        contentType: 'application/offset+octet-stream',
+        schema: { type: 'string', format: 'binary' },
+      },
+      description:
+        `${tusHeaders}\`Upload-Offset\` must equal the server's offset (409 otherwise: ask with HEAD). The ` +
+        'PATCH that completes the upload checks the file and creates the video before answering: 204 with ' +
+        `headers \`Video-Id\` and \`Video-Screenshot\` (URL of the first frame). ${outcome}`,
+      responses: {
+        204: {
+          description: 'Stored; `Upload-Offset` is the new offset (and the video headers when complete).',
+        },
+        401: unauthenticated,
+        404: notFound,
+        409: { description: 'Offset mismatch, or the upload is already finished.', ...ERR },
+        413: tooLarge,
+        422: failed,
+      },
+    },
+    {
+      method: 'delete',
+      path: '/v1/uploads/{id}',
+      summary: 'Abandon an unfinished upload (tus termination)',
+      auth: 'required',
+      responses: {
+        204: { description: 'Removed.' },
+        401: unauthenticated,
+        404: notFound,
+        409: { description: 'Already finished: it is a video now (delete the video instead).', ...ERR },
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/uploads/{id}/video',
+      summary: 'The outcome of a finished tus upload',
+      auth: 'required',
+      description:
+        'The same answer as POST /v1/videos/upload, for a client that missed the headers of the last PATCH ' +
+        '(a reload, another device). 409 while bytes are missing.',
+      responses: {
+        200: { description: 'The video.', schema: uploadResultSchema },
+        401: unauthenticated,
+        404: notFound,
+        409: { description: 'The upload is not finished yet.', ...ERR },
+        422: failed,
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/videos/upload',
+      summary: 'Upload a video in one multipart request',
+      auth: 'required',
+      rawBody: {
+        contentType: 'multipart/form-data',
+        schema: {
+          type: 'object',
+          properties: { video: { type: 'string', format: 'binary', description: 'The video file.' } },
+          required: ['video'],
+        },
+      },
+      description:
+        'Streamed to disk as it arrives (never held in memory); for clients that cannot resume. Answers 201 ' +
+        `with \`videoId\` and \`screenshot\` (first frame) once the file is checked; processing starts at once. ${outcome} ` +
+        uploader,
+      responses: {
+        201: { description: 'The new video, status `uploaded`.', schema: uploadResultSchema },
+        400: { description: 'A form the parser cannot read (no boundary, cut off).', ...ERR },
+        401: unauthenticated,
+        403: { description: 'Not allowed to upload (see above).', ...ERR },
+        413: tooLarge,
+        422: { description: 'No `video` file in the form, or the file was refused.', ...ERR },
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/videos/upload-details',
+      summary: 'Title, tags, nsfw and schedule of an uploaded video',
+      auth: 'required',
+      body: uploadDetailsSchema,
+      description:
+        'The owner or a manager of the owner’s studio (403 others). Tags are comma joined; new tags are created. ' +
+        '`uploadDate` is a date-time picker value (`2026-05-01T20:30`) in the IANA `uploadDateTimezone`, or an ' +
+        'instant with its own offset; `schedule: true` without a date is `Select a date`. An upload stays ' +
+        'private until its details arrive; then it is public once processed, or at the scheduled time if later. ' +
+        'Starts processing if nothing has started it. Sending details again replaces them.',
+      responses: {
+        200: { description: 'Stored: `{message, data: video}`.', schema: uploadDetailsResponseSchema },
+        401: unauthenticated,
+        403: { description: 'Not the owner or their studio manager.', ...ERR },
+        404: { description: 'No such video.', ...ERR },
+        422: {
+          description: 'Validation (spec messages), or the upload itself failed (`Video upload failed: …`).',
+          ...ERR,
+        },
+      },
+    },
+  ];
+}
 
 const jsonSchema = (schema: v.GenericSchema) =>
   // Transforms and checks have no JSON Schema form; the shape is what a client needs.
@@ -286,6 +452,14 @@ export function openApiDocument(publicUrl: string) {
             requestBody: {
               required: false,
               content: { 'application/json': { schema: jsonSchema(op.body) } },
+            },
+          }
+        : {}),
+      ...(op.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              content: { [op.rawBody.contentType]: { schema: op.rawBody.schema } },
             },
           }
         : {}),

@@ -8,6 +8,7 @@ export * from './page';
 export * from './profile';
 export * from './social';
 export * from './stats';
+export * from './upload';
 export * from './user';
 export * from './verification';
 export * from './video';

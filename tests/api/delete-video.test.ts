@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
-import { cleanupVideo, mediaPathsOf, VIDEO_CLEANUP_QUEUE } from '../../server/media/cleanup';
+import { cleanupVideo, mediaPathsOf, privatePathsOf, VIDEO_CLEANUP_QUEUE } from '../../server/media/cleanup';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -41,14 +41,14 @@ async function videoWithFiles() {
   await ctx.storage.ensure(`${dir}/540p`);
   await fs.writeFile(ctx.storage.abs(`${dir}/master.m3u8`), '#EXTM3U\n');
   await fs.writeFile(ctx.storage.abs(`${dir}/540p/seg_000.ts`), 'x');
-  await ctx.storage.ensure('uploads');
-  await fs.writeFile(ctx.storage.abs(`uploads/${video.id}.mp4`), 'source');
+  await ctx.storage.ensurePrivate(`originals/${video.id}`);
+  await fs.writeFile(ctx.storage.privateAbs(`originals/${video.id}/source`), 'source');
   await ctx.database.db
     .update(t.videos)
     .set({
       playlistPath: `${dir}/master.m3u8`,
       thumbnailPath: `${dir}/thumb.jpg`,
-      sourcePath: `uploads/${video.id}.mp4`,
+      sourcePath: `originals/${video.id}/source`,
     })
     .where(eq(t.videos.id, video.id));
   return video.id;
@@ -60,8 +60,8 @@ const del = (id: number, token?: string) =>
     url: `/v1/videos/${id}/delete`,
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
-const exists = (relative: string) =>
-  fs.access(ctx.storage.abs(relative)).then(
+const exists = (relative: string, root: 'media' | 'private' = 'media') =>
+  fs.access(root === 'media' ? ctx.storage.abs(relative) : ctx.storage.privateAbs(relative)).then(
     () => true,
     () => false,
   );
@@ -102,7 +102,7 @@ describe('GET /v1/videos/{id}/delete', () => {
     await jobs.idle(VIDEO_CLEANUP_QUEUE.name);
     expect(await statusOf(id)).toBeUndefined();
     expect(await exists(`videos/${id}`)).toBe(false);
-    expect(await exists(`uploads/${id}.mp4`)).toBe(false);
+    expect(await exists(`originals/${id}`, 'private')).toBe(false);
   });
 
   it('lets a manager of the creator’s studio delete it', async () => {
@@ -119,8 +119,7 @@ describe('GET /v1/videos/{id}/delete', () => {
     expect(await exists(`videos/${id}/master.m3u8`)).toBe(true);
     const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
     if (!row) throw new Error('row expected');
-    expect(mediaPathsOf(row).sort()).toEqual(
-      [`uploads/${id}.mp4`, `videos/${id}`, `videos/${id}/thumb.jpg`].sort(),
-    );
+    expect(mediaPathsOf(row).sort()).toEqual([`videos/${id}`, `videos/${id}/thumb.jpg`].sort());
+    expect(privatePathsOf(row).sort()).toEqual([`originals/${id}`, `originals/${id}/source`]);
   });
 });

@@ -38,6 +38,28 @@ describe('API reference', () => {
     );
   });
 
+  it('documents the upload calls: tus, multipart, the outcome and the details', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/openapi.json' })).json();
+    expect(Object.keys(doc.paths['/v1/uploads/{id}']).sort()).toEqual(['delete', 'head', 'patch']);
+    expect(doc.paths['/v1/uploads/{id}'].patch.description).toMatch(/Video-Id/);
+    expect(doc.paths['/v1/uploads/{id}'].patch.requestBody.content).toHaveProperty(
+      'application/offset+octet-stream',
+    );
+    const upload = doc.paths['/v1/videos/upload'].post;
+    expect(upload.requestBody.content['multipart/form-data'].schema.required).toEqual(['video']);
+    expect(Object.keys(upload.responses['201'].content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['videoId', 'screenshot']),
+    );
+    const details = doc.paths['/v1/videos/upload-details'].post;
+    expect(Object.keys(details.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['videoId', 'title', 'tags', 'is_nsfw', 'uploadDate', 'uploadDateTimezone']),
+    );
+    expect(Object.keys(details.responses)).toEqual(
+      expect.arrayContaining(['200', '401', '403', '404', '422']),
+    );
+    expect(doc.paths['/v1/uploads/{id}/video'].get).toBeDefined();
+  });
+
   it('documents only calls that exist', () => {
     for (const op of operations) {
       expect(registered, `${op.method} ${op.path}`).toContain(

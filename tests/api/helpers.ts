@@ -21,7 +21,7 @@ export interface TestContext extends AppDeps {
   close(): Promise<void>;
 }
 
-async function createPostgresDatabase(adminUrl: string) {
+export async function createPostgresDatabase(adminUrl: string) {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -260,6 +260,26 @@ describe('POST /v1/profile images (multipart)', () => {
     );
   });
 
+  it('answers 400 to a form without a boundary or cut off in the middle of a file', async () => {
+    const { payload, headers } = multipartBody({
+      profile_photo: { filename: 'a.png', contentType: 'image/png', data: png },
+    });
+    const cut = payload.subarray(0, payload.length - 40);
+    for (const [body, type] of [
+      [cut, headers['content-type']],
+      [payload, 'multipart/form-data'],
+    ] as const) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/profile',
+        payload: body,
+        headers: { ...auth('owner'), 'content-type': type },
+      });
+      expect(res.statusCode, type).toBe(400);
+      expect(res.json()).toEqual({ message: 'The request could not be understood.' });
+    }
+  });
+
   it('refuses a 17 MB file with the spec message', async () => {
     const big = Buffer.concat([png, Buffer.alloc(17 * 1024 * 1024)]);
     const res = await upload('owner', {

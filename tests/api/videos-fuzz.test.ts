@@ -1,8 +1,9 @@
-// Malformed input over the feed, discover and interaction routes: every answer is a 2xx or a 4xx with a
-// JSON message, never a 5xx.
+// Malformed input over the feed, discover, interaction and upload routes: every answer is a 2xx or a 4xx
+// with a JSON message, never a 5xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
+import { bearer } from './social-helpers';
 
 let ctx: TestContext;
 let videoId = 1;
@@ -158,6 +159,186 @@ describe('malformed input', () => {
         }),
         `${url} bad key`,
       );
+    }
+  });
+});
+
+describe('malformed uploads', () => {
+  let auth: Record<string, string> = {};
+  let upload = '';
+  beforeAll(async () => {
+    const creator = await insertUser(ctx);
+    auth = await bearer(ctx, creator.id);
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/uploads',
+      headers: { ...auth, 'tus-resumable': '1.0.0', 'upload-length': '1000' },
+    });
+    upload = String(created.headers.location);
+  });
+
+  const odd = [
+    '',
+    ' ',
+    '-1',
+    '0',
+    '1e3',
+    '1.5',
+    'abc',
+    '99999999999999999999',
+    '9007199254740993',
+    '%00',
+    'ü',
+    'a'.repeat(5000),
+  ];
+  const tusHeaderNames = [
+    'tus-resumable',
+    'upload-length',
+    'upload-offset',
+    'upload-metadata',
+    'upload-defer-length',
+    'upload-concat',
+    'content-type',
+    'x-http-method-override',
+  ];
+
+  it('never makes a tus request answer 5xx', async () => {
+    const valid: Record<string, string> = {
+      'tus-resumable': '1.0.0',
+      'upload-length': '1000',
+      'upload-offset': '0',
+      'content-type': 'application/offset+octet-stream',
+    };
+    const metadata = [
+      'filename',
+      'filename ',
+      'filename !!!',
+      `a ${Buffer.from('x').toString('base64')},a b`,
+      ',,,',
+    ];
+    for (const method of ['POST', 'PATCH', 'HEAD', 'DELETE', 'OPTIONS'] as const) {
+      const url = method === 'POST' ? '/v1/uploads' : upload;
+      for (const name of tusHeaderNames) {
+        for (const value of name === 'upload-metadata' ? [...odd, ...metadata] : odd) {
+          const res = await ctx.app.inject({
+            method,
+            url,
+            headers: { ...auth, ...valid, [name]: value },
+            payload: method === 'PATCH' || method === 'POST' ? Buffer.alloc(16, 1) : undefined,
+          });
+          expectClean(res, `${method} ${name}=${value.slice(0, 20)}`);
+        }
+      }
+    }
+    // Offsets that do not match, bodies larger than the upload, a finished upload written again.
+    for (const [offset, bytes] of [
+      ['5', 10],
+      ['0', 2000],
+      ['999', 5],
+      ['1000', 1],
+    ] as const) {
+      const res = await ctx.app.inject({
+        method: 'PATCH',
+        url: upload,
+        headers: { ...auth, ...valid, 'upload-offset': offset },
+        payload: Buffer.alloc(bytes, 2),
+      });
+      expectClean(res, `PATCH offset ${offset} +${bytes}`);
+    }
+    for (const id of ['x', '0'.repeat(32), 'f'.repeat(33), '..%2F..%2Fetc', '%2e%2e', 'a'.repeat(400)]) {
+      for (const method of ['HEAD', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
+        const res = await ctx.app.inject({
+          method,
+          url: `/v1/uploads/${id}`,
+          headers: { ...auth, ...valid },
+        });
+        expectClean(res, `${method} ${id}`);
+      }
+      expectClean(await ctx.app.inject({ method: 'GET', url: `/v1/uploads/${id}/video`, headers: auth }), id);
+    }
+  });
+
+  it('never makes a multipart upload answer 5xx', async () => {
+    const boundary = 'fuzzboundary';
+    const part = (headers: string, body: string) => `--${boundary}\r\n${headers}\r\n\r\n${body}\r\n`;
+    const bodies = [
+      '',
+      'not multipart at all',
+      `--${boundary}\r\n`,
+      part('Content-Disposition: form-data; name="video"; filename="a.mp4"', 'partial'),
+      `${part('Content-Disposition: form-data; name="video"; filename="a.mp4"', 'x')}--${boundary}--\r\n`,
+      `${part('Content-Disposition: form-data; name="other"; filename="a.mp4"', 'x')}--${boundary}--\r\n`,
+      `${part('Content-Disposition: form-data', 'x')}--${boundary}--\r\n`,
+      `${Array.from({ length: 30 }, (_, i) => part(`Content-Disposition: form-data; name="f${i}"`, 'v')).join('')}--${boundary}--\r\n`,
+      `${part('Content-Disposition: form-data; name="video"; filename="a.mp4"', 'x')}${part('Content-Disposition: form-data; name="video"; filename="b.mp4"', 'y')}--${boundary}--\r\n`,
+      `${part('Content-Disposition: form-data; name="title"', 'x'.repeat(5000))}--${boundary}--\r\n`,
+    ];
+    for (const type of [
+      `multipart/form-data; boundary=${boundary}`,
+      'multipart/form-data',
+      'multipart/form-data; boundary=',
+      'multipart/mixed; boundary=fuzzboundary',
+      'application/json',
+      'text/plain',
+      'application/octet-stream',
+    ]) {
+      for (const payload of bodies) {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: '/v1/videos/upload',
+          headers: { ...auth, 'content-type': type },
+          payload,
+        });
+        expectClean(res, `${type} ${JSON.stringify(payload.slice(0, 60))}`);
+      }
+    }
+  });
+
+  it('never makes upload-details answer 5xx', async () => {
+    const values: unknown[] = [
+      null,
+      true,
+      0,
+      -1,
+      1.5,
+      1e20,
+      '',
+      ' ',
+      'x'.repeat(5000),
+      [],
+      {},
+      ['a', 'b'],
+      'a\u0000b',
+      '2030-13-45T99:99',
+      '9999-12-31T23:59',
+      '0000-01-01T00:00',
+      '2030-01-01T10:00+99:99',
+      'Europe/Nowhere',
+      '../../etc/passwd',
+      `${'ab,'.repeat(100)}`,
+      '😀😀,日本,#,,,',
+    ];
+    const fields = ['videoId', 'title', 'tags', 'is_nsfw', 'schedule', 'uploadDate', 'uploadDateTimezone'];
+    const valid = {
+      videoId: videoId,
+      title: 'Ok',
+      tags: 'neon',
+      is_nsfw: false,
+      uploadDate: '2031-01-01T10:00',
+      uploadDateTimezone: 'UTC',
+    };
+    for (const field of fields) {
+      for (const value of values) {
+        for (const headers of [auth, {}]) {
+          const res = await ctx.app.inject({
+            method: 'POST',
+            url: '/v1/videos/upload-details',
+            headers,
+            payload: { ...valid, [field]: value },
+          });
+          expectClean(res, `${field}=${JSON.stringify(value)?.slice(0, 40)}`);
+        }
+      }
     }
   });
 });

@@ -3,11 +3,13 @@ import os from 'node:os';
 import { feedBench } from './feed.bench';
 import { playerBench } from './player.bench';
 import { startupBench } from './startup.bench';
+import { transcodeBench } from './transcode.bench';
 
 const benches: [string, () => Promise<Record<string, string>>][] = [
   ['startup', startupBench],
   ['home feed throughput', feedBench],
   ['feed player in Chromium', playerBench],
+  ['upload and transcode', transcodeBench],
 ];
 
 // `npm run bench -- feed` runs only the benchmarks whose name contains "feed".

@@ -1,0 +1,264 @@
+// Upload details (spec §3 'Upload details', §4 'Upload', §7 POST /v1/videos/upload-details): what the creator
+// fills in after the file is up. The client validates with this schema before sending; the server parses
+// with it again, so both show the same words.
+import * as v from 'valibot';
+import { videoStatusSchema } from './common';
+import { messages } from './messages';
+import { videoSchema } from './video';
+
+const m = messages.upload;
+
+/** Spec §9: at most 30 minutes and 2 GB (2 GiB, as file pickers count). */
+export const VIDEO_MAX_SECONDS = 30 * 60;
+export const VIDEO_MAX_BYTES = 2 * 1024 ** 3;
+export const TAG_MIN = 2;
+export const TAG_MAX = 30;
+export const TAGS_MAX = 20;
+export const TITLE_MAX = 100;
+/** A date picked "now" is a few seconds old when it arrives; that is not the past yet. */
+export const SCHEDULE_GRACE_MS = 60_000;
+
+/** A byte limit as file pickers word it (binary units): 2147483648 → "2 GB". */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number(value.toFixed(1))} ${units[unit]}`;
+}
+
+/**
+ * The key two tags share when they are "the same tag": case, accents and separators do not count
+ * ("Neon_Lights" and "neon-lights" are one tag). Letters of every script are kept, so "日本" has a slug.
+ */
+export function tagSlug(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** Comma-joined tags as the client sends them; blanks around commas and empty items are formatting. */
+export const splitTags = (joined: string): string[] =>
+  joined
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+
+export function isTimeZone(zone: string): boolean {
+  if (!zone || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const WALL_CLOCK =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Milliseconds the zone is ahead of UTC at `instant` (negative west of Greenwich). */
+function zoneOffsetMs(zone: string, instant: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(instant));
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+  );
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The instant a date-time picker value means: `2026-05-01T20:30` is wall-clock time in `zone` (an IANA
+ * name such as Europe/Paris); a value with its own offset (`…Z`, `…+02:00`) is taken as is. A wall-clock
+ * time that a daylight-saving change skips moves by the change. Null when the value is not a real
+ * date-time or the zone is needed and unknown.
+ */
+export function scheduledInstant(value: string, zone: string | undefined): Date | null {
+  const match = WALL_CLOCK.exec(value);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((x) => Number(x ?? 0)) as number[];
+  const wall = Date.UTC(year as number, (month as number) - 1, day, hour, minute, second);
+  const check = new Date(wall);
+  // Date.UTC rolls 2026-02-30 over to March: a value that does not survive the round trip is not a date.
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== (month as number) - 1 ||
+    check.getUTCDate() !== day ||
+    (hour as number) > 23 ||
+    (minute as number) > 59 ||
+    (second as number) > 59
+  )
+    return null;
+  const offset = match[7];
+  if (offset) {
+    if (offset === 'Z') return new Date(wall);
+    const sign = offset.startsWith('-') ? -1 : 1;
+    const digits = offset.slice(1).replace(':', '');
+    const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2));
+    return minutes > 18 * 60 ? null : new Date(wall - sign * minutes * 60_000);
+  }
+  if (!zone || !isTimeZone(zone)) return null;
+  // Two passes: the offset at the first guess may differ from the offset at the answer near a DST change.
+  const guess = wall - zoneOffsetMs(zone, wall);
+  return new Date(wall - zoneOffsetMs(zone, guess));
+}
+
+const hasOwnOffset = (value: string) => /(Z|[+-]\d{2}:?\d{2})$/.test(value);
+
+/** Ids arrive as JSON numbers or as digit strings (forms); anything else is "missing". */
+const videoIdField = v.pipe(
+  v.optional(v.unknown(), null),
+  v.transform((x) => (typeof x === 'string' && /^\d{1,10}$/.test(x) ? Number(x) : x)),
+  v.number(m.missingVideo),
+  v.integer(m.missingVideo),
+  v.minValue(1, m.missingVideo),
+  v.maxValue(2_147_483_647, m.missingVideo),
+);
+
+/** Checkbox values as JSON and as form fields send them. */
+const FLAGS = new Map<unknown, boolean>([
+  [true, true],
+  [false, false],
+  [1, true],
+  [0, false],
+  ['1', true],
+  ['0', false],
+  ['true', true],
+  ['false', false],
+  ['on', true],
+  ['off', false],
+  ['', false],
+  [null, false],
+]);
+const flag = (message: string) =>
+  v.pipe(
+    v.optional(v.unknown(), false),
+    v.check((x) => FLAGS.has(x), message),
+    v.transform((x) => FLAGS.get(x) === true),
+  );
+
+const text = (max: number, message: string) =>
+  v.pipe(
+    v.optional(v.nullable(v.string(message)), ''),
+    v.transform((x) => (x ?? '').trim()),
+    v.maxLength(max, message),
+  );
+
+const tagsField = v.pipe(
+  v.optional(v.nullable(v.union([v.string(), v.array(v.string())], m.tagCharacters)), ''),
+  // A joined string is what the spec sends; an array is accepted as the same list.
+  v.transform((x) => splitTags(Array.isArray(x) ? x.join(',') : (x ?? ''))),
+  v.check((tags) => tags.every((tag) => !/\s/u.test(tag)), m.tagSpaces),
+  v.check((tags) => tags.every((tag) => !tag.includes('#')), m.tagHash),
+  v.check((tags) => tags.every((tag) => [...tag].length >= TAG_MIN), m.tagTooShort),
+  v.check((tags) => tags.every((tag) => [...tag].length <= TAG_MAX), m.tagTooLong),
+  v.check(
+    (tags) => tags.every((tag) => /\s|#/u.test(tag) || /^[\p{L}\p{M}\p{N}_-]+$/u.test(tag)),
+    m.tagCharacters,
+  ),
+  v.check((tags) => new Set(tags.map(tagSlug)).size === tags.length, m.tagDuplicate),
+  v.check((tags) => tags.length <= TAGS_MAX, m.tooManyTags),
+);
+
+/**
+ * POST /v1/videos/upload-details. Scheduling: `uploadDate` (a date-time picker value) is wall-clock time
+ * in `uploadDateTimezone`; `schedule: true` without a date is 'Select a date'. Without a date the video is
+ * published as soon as it is processed.
+ */
+export const uploadDetailsSchema = v.pipe(
+  v.object({
+    videoId: videoIdField,
+    title: v.pipe(
+      v.optional(v.unknown(), ''),
+      v.transform((x) => (x === null ? '' : x)),
+      v.string(m.titleRequired),
+      v.trim(),
+      v.nonEmpty(m.titleRequired),
+      v.maxLength(TITLE_MAX, m.titleTooLong),
+      v.check((s) => !s.includes('\u0000'), m.titleRequired),
+    ),
+    tags: tagsField,
+    is_nsfw: flag(m.invalidNsfw),
+    schedule: flag(m.invalidSchedule),
+    uploadDate: text(40, m.invalidDate),
+    uploadDateTimezone: text(64, m.timezoneRequired),
+  }),
+  v.forward(
+    v.partialCheck([['schedule'], ['uploadDate']], (i) => !i.schedule || i.uploadDate !== '', m.selectDate),
+    ['uploadDate'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['uploadDate'], ['uploadDateTimezone']],
+      (i) => i.uploadDate === '' || hasOwnOffset(i.uploadDate) || isTimeZone(i.uploadDateTimezone),
+      m.timezoneRequired,
+    ),
+    ['uploadDateTimezone'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['uploadDate'], ['uploadDateTimezone']],
+      (i) =>
+        i.uploadDate === '' ||
+        (!hasOwnOffset(i.uploadDate) && !isTimeZone(i.uploadDateTimezone)) ||
+        scheduledInstant(i.uploadDate, i.uploadDateTimezone) !== null,
+      m.invalidDate,
+    ),
+    ['uploadDate'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['uploadDate'], ['uploadDateTimezone']],
+      (i) => {
+        const at = i.uploadDate ? scheduledInstant(i.uploadDate, i.uploadDateTimezone) : null;
+        return at === null || at.getTime() >= Date.now() - SCHEDULE_GRACE_MS;
+      },
+      m.dateInPast,
+    ),
+    ['uploadDate'],
+  ),
+  v.transform((i) => ({
+    videoId: i.videoId,
+    title: i.title,
+    tags: i.tags,
+    isNsfw: i.is_nsfw,
+    /** Null: publish when processing ends. */
+    publishAt: i.uploadDate ? scheduledInstant(i.uploadDate, i.uploadDateTimezone) : null,
+    timeZone: i.uploadDate && isTimeZone(i.uploadDateTimezone) ? i.uploadDateTimezone : null,
+  })),
+);
+export type UploadDetailsInput = v.InferInput<typeof uploadDetailsSchema>;
+export type UploadDetails = v.InferOutput<typeof uploadDetailsSchema>;
+
+/** What both upload paths answer once the file is stored and its first frame is out. */
+export const uploadResultSchema = v.object({
+  message: v.string(),
+  videoId: v.number(),
+  /** URL of the first frame, for the details step. */
+  screenshot: v.string(),
+  status: videoStatusSchema,
+});
+export type UploadResult = v.InferOutput<typeof uploadResultSchema>;
+
+/** POST /v1/videos/upload-details answers the video as every list shows it. */
+export const uploadDetailsResponseSchema = v.object({ message: v.string(), data: videoSchema });

@@ -1,0 +1,291 @@
+// The media pipeline on real ffmpeg and real pg-boss: an accepted upload goes through preprocess and the
+// HLS ladder to approved; silent and rotated sources; a worker that died mid-job is replaced by the sweep;
+// a video that keeps failing ends in error.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../server/db/schema';
+import { ffmpeg, ffprobe } from '../../server/media/ffmpeg';
+import {
+  acceptUpload,
+  enqueue,
+  MAX_MEDIA_ATTEMPTS,
+  type PipelineDeps,
+  startMediaWorkers,
+  sweepStuckVideos,
+  UNPUBLISHED_AT,
+  VIDEO_PREPROCESS_QUEUE,
+  VIDEO_PROCESS_QUEUE,
+} from '../../server/media/pipeline';
+import { createTestContext, insertUser, type TestContext } from './helpers';
+import { makeClip, probeFile, probeHls } from './media-fixtures';
+
+const STALE_SECONDS = 3;
+
+async function waitForStatus(ctx: TestContext, id: number, wanted: string[], timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
+    if (row && wanted.includes(row.status)) return row;
+    if (Date.now() > until) throw new Error(`video ${id} still ${row?.status} (${row?.statusReason})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function pipelineOf(
+  ctx: TestContext,
+): PipelineDeps & { database: TestContext['database']; jobs: NonNullable<TestContext['jobs']> } {
+  if (!ctx.jobs) throw new Error('jobs expected');
+  return {
+    db: ctx.database.db,
+    database: ctx.database,
+    storage: ctx.storage,
+    jobs: ctx.jobs,
+    staleSeconds: STALE_SECONDS,
+  };
+}
+
+/** acceptUpload moves its file away: give it a copy. */
+async function accept(ctx: TestContext, source: string, userId: number) {
+  const copy = path.join(ctx.config.dataDir, `upload-${Math.random().toString(36).slice(2)}`);
+  await fs.copyFile(source, copy);
+  const outcome = await acceptUpload(pipelineOf(ctx), copy, userId);
+  if (!outcome.ok) throw new Error(outcome.reason);
+  return outcome.videoId;
+}
+
+describe('media pipeline with running workers', () => {
+  let ctx: TestContext;
+  let owner: number;
+  let stopSweep = () => {};
+  let fixtures: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ jobs: true });
+    owner = (await insertUser(ctx)).id;
+    fixtures = await fs.mkdtemp(path.join(ctx.config.dataDir, 'fixtures-'));
+    stopSweep = await startMediaWorkers(pipelineOf(ctx));
+  });
+  afterAll(async () => {
+    stopSweep();
+    await ctx.close();
+  });
+
+  it('takes a vertical upload through preprocess and the ladder up to its size, metadata stripped', async () => {
+    const source = path.join(fixtures, 'tagged.mp4');
+    await makeClip(fixtures, 'plain.mp4', { width: 540, height: 960, seconds: 3 });
+    // Metadata a phone leaves in a file: none of it may reach what we publish.
+    await ffmpeg([
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      path.join(fixtures, 'plain.mp4'),
+      '-c',
+      'copy',
+      '-metadata',
+      'title=private-title-1234',
+      '-metadata',
+      'location=+48.8566+002.3522/',
+      source,
+    ]);
+    const id = await accept(ctx, source, owner);
+    const [uploaded] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
+    expect(uploaded).toMatchObject({ userId: owner, width: 540, height: 960, isVertical: true });
+    expect(uploaded?.publishAt.getTime()).toBe(UNPUBLISHED_AT.getTime());
+    // The original is private: under DATA_DIR/private, not the served media root.
+    expect(uploaded?.sourcePath).toBe(`originals/${id}/source`);
+    await fs.access(ctx.storage.privateAbs(`originals/${id}/source`));
+
+    const video = await waitForStatus(ctx, id, ['approved', 'error']);
+    expect(video.status, video.statusReason ?? '').toBe('approved');
+    expect(video.playlistPath).toBe(`videos/${id}/master.m3u8`);
+    expect(video.thumbnailPath).toBe(`videos/${id}/thumb.jpg`);
+    expect(video.renditions).toEqual([
+      { width: 360, height: 640, bandwidth: 896_000 },
+      { width: 540, height: 960, bandwidth: 1_596_000 },
+    ]);
+    // No details yet: processed, but not public.
+    expect(video.publishAt.getTime()).toBe(UNPUBLISHED_AT.getTime());
+
+    const dir = ctx.storage.abs(`videos/${id}`);
+    const master = await fs.readFile(path.join(dir, 'master.m3u8'), 'utf8');
+    expect(master).toBe(
+      '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n' +
+        '#EXT-X-STREAM-INF:BANDWIDTH=896000,RESOLUTION=360x640,CODECS="avc1.4d401e,mp4a.40.2"\n360p/index.m3u8\n' +
+        '#EXT-X-STREAM-INF:BANDWIDTH=1596000,RESOLUTION=540x960,CODECS="avc1.4d401f,mp4a.40.2"\n540p/index.m3u8\n',
+    );
+    for (const [name, width, height] of [
+      ['360p', 360, 640],
+      ['540p', 540, 960],
+    ] as const) {
+      const media = await fs.readFile(path.join(dir, name, 'index.m3u8'), 'utf8');
+      expect(media).toContain('#EXT-X-ENDLIST');
+      expect(media).toMatch(/#EXT-X-TARGETDURATION:2\n/);
+      const probe = await probeHls(path.join(dir, name, 'index.m3u8'), ctx.config.dataDir);
+      expect(probe.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
+      expect(probe.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width, height });
+      expect(probe.duration).toBeCloseTo(3, 0);
+      const segments = await fs.readdir(path.join(dir, name));
+      for (const segment of segments) {
+        const bytes = await fs.readFile(path.join(dir, name, segment));
+        expect(bytes.includes('private-title-1234'), segment).toBe(false);
+        expect(bytes.includes('48.8566'), segment).toBe(false);
+      }
+    }
+    // Keyframes every 2 s, so each 2 s segment starts with one.
+    const { stdout } = await ffprobe([
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'packet=pts_time,flags',
+      '-of',
+      'csv=p=0',
+      path.join(dir, '360p.mp4'),
+    ]);
+    const keyframes = stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line.split(',')[1]?.startsWith('K'))
+      .map((line) => Number(line.split(',')[0]));
+    expect(keyframes.map((k) => Number((k - (keyframes[0] ?? 0)).toFixed(2)))).toEqual([0, 2]);
+    // The progressive fallback starts playing before it is loaded: index (moov) before data (mdat).
+    const mp4 = await fs.readFile(path.join(dir, '360p.mp4'));
+    expect(mp4.indexOf('moov')).toBeLessThan(mp4.indexOf('mdat'));
+    expect(mp4.includes('private-title-1234')).toBe(false);
+    const thumb = await probeFile(path.join(dir, 'thumb.jpg'));
+    expect(thumb.streams[0]).toMatchObject({ codec_name: 'mjpeg', width: 540, height: 960 });
+    expect((await probeFile(path.join(dir, 'first.jpg'))).streams[0]).toMatchObject({ codec_name: 'mjpeg' });
+    // No work folders are left behind.
+    expect(await fs.readdir(ctx.storage.privateAbs('tmp'))).toEqual([]);
+  });
+
+  it('gives a silent source a silent AAC track and never upscales a small one', async () => {
+    const file = await makeClip(fixtures, 'silent.mp4', {
+      width: 180,
+      height: 320,
+      seconds: 2,
+      audio: false,
+    });
+    const id = await accept(ctx, file, owner);
+    const video = await waitForStatus(ctx, id, ['approved', 'error']);
+    expect(video.status, video.statusReason ?? '').toBe('approved');
+    expect(video.renditions).toEqual([{ width: 180, height: 320, bandwidth: 896_000 }]);
+    const probe = await probeHls(ctx.storage.abs(`videos/${id}/master.m3u8`), ctx.config.dataDir);
+    expect(probe.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
+  });
+
+  it('applies the rotation a phone stores: a landscape frame marked 90° is a vertical video', async () => {
+    const file = await makeClip(fixtures, 'rotated.mp4', { width: 320, height: 180, seconds: 1, rotate: 90 });
+    const id = await accept(ctx, file, owner);
+    const video = await waitForStatus(ctx, id, ['approved', 'error']);
+    expect(video.status, video.statusReason ?? '').toBe('approved');
+    expect(video).toMatchObject({ width: 180, height: 320, isVertical: true });
+    const probe = await probeHls(ctx.storage.abs(`videos/${id}/180p/index.m3u8`), ctx.config.dataDir);
+    expect(probe.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 180, height: 320 });
+  });
+
+  it('gives up with a reason after too many attempts instead of looping', async () => {
+    const file = await makeClip(fixtures, 'doomed.mp4', { width: 180, height: 320, seconds: 1 });
+    const id = await accept(ctx, file, owner);
+    await waitForStatus(ctx, id, ['approved', 'error']);
+    // As if workers had died on this video again and again.
+    await ctx.database.db
+      .update(t.videos)
+      .set({ status: 'processing', mediaAttempts: MAX_MEDIA_ATTEMPTS })
+      .where(eq(t.videos.id, id));
+    await enqueue(pipelineOf(ctx).jobs, id, 'process');
+    const video = await waitForStatus(ctx, id, ['error'], 20_000);
+    expect(video.statusReason).toBe('The video could not be processed.');
+  });
+});
+
+describe('the sweep', () => {
+  let ctx: TestContext;
+  let owner: number;
+  let clip: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ jobs: true });
+    owner = (await insertUser(ctx)).id;
+    clip = await makeClip(ctx.config.dataDir, 'clip.mp4', { width: 180, height: 320, seconds: 1 });
+  });
+  afterAll(() => ctx.close());
+
+  const jobStates = async (id: number) =>
+    (
+      (await ctx.database.executeSql(
+        `select name, state::text as state from pgboss.job where data->>'videoId' = $1 order by created_on`,
+        [String(id)],
+      )) as { rows: { name: string; state: string }[] }
+    ).rows;
+
+  it('starts a video that never got a job (a crash between the row and the queue)', async () => {
+    const deps = pipelineOf(ctx);
+    const id = await accept(ctx, clip, owner);
+    // Remove its job as if the process had died before sending it.
+    await ctx.database.executeSql(`delete from pgboss.job where data->>'videoId' = $1`, [String(id)]);
+    await ctx.database.db
+      .update(t.videos)
+      .set({ updatedAt: sql`now() - interval '1 hour'` })
+      .where(eq(t.videos.id, id));
+    expect(await sweepStuckVideos(deps)).toEqual([id]);
+    expect(await jobStates(id)).toEqual([{ name: VIDEO_PREPROCESS_QUEUE.name, state: 'created' }]);
+    // A processing video with no job goes back to the processing queue, not to the start.
+    await ctx.database.db
+      .update(t.videos)
+      .set({ status: 'processing', updatedAt: sql`now() - interval '1 hour'` })
+      .where(eq(t.videos.id, id));
+    await ctx.database.executeSql(`delete from pgboss.job where data->>'videoId' = $1`, [String(id)]);
+    expect(await sweepStuckVideos(deps)).toEqual([id]);
+    expect(await jobStates(id)).toEqual([{ name: VIDEO_PROCESS_QUEUE.name, state: 'created' }]);
+  });
+
+  it('hands a video whose worker died mid-job to a new job, and leaves waiting ones alone', async () => {
+    const deps = pipelineOf(ctx);
+    const orphaned = await accept(ctx, clip, owner);
+    const waiting = await accept(ctx, clip, owner);
+    // Both have a queued preprocess job. A "worker" takes the first one's, and died an hour ago.
+    const [orphanJob] = await deps.jobs.boss.fetch<{ videoId: number }>(VIDEO_PREPROCESS_QUEUE.name);
+    expect(orphanJob?.data.videoId).toBe(orphaned);
+    if (!orphanJob) throw new Error('job expected');
+    await ctx.database.executeSql(
+      `update pgboss.job set started_on = now() - interval '1 hour' where id = $1`,
+      [orphanJob.id],
+    );
+    await ctx.database.db
+      .update(t.videos)
+      .set({
+        status: 'preprocess',
+        mediaAttempts: 1,
+        mediaHeartbeatAt: sql`now() - interval '1 hour'`,
+        updatedAt: sql`now() - interval '1 hour'`,
+      })
+      .where(eq(t.videos.id, orphaned));
+    await ctx.database.db
+      .update(t.videos)
+      .set({ updatedAt: sql`now() - interval '1 hour'` })
+      .where(eq(t.videos.id, waiting));
+
+    expect(await sweepStuckVideos(deps)).toEqual([orphaned]);
+    expect(await jobStates(orphaned)).toEqual([
+      { name: VIDEO_PREPROCESS_QUEUE.name, state: 'cancelled' },
+      { name: VIDEO_PREPROCESS_QUEUE.name, state: 'created' },
+    ]);
+    // A second sweep finds the new job waiting and does nothing.
+    expect(await sweepStuckVideos(deps)).toEqual([]);
+
+    const stop = await startMediaWorkers(deps);
+    try {
+      for (const id of [waiting, orphaned]) {
+        const video = await waitForStatus(ctx, id, ['approved', 'error']);
+        expect(video.status, video.statusReason ?? '').toBe('approved');
+      }
+    } finally {
+      stop();
+    }
+  });
+});
