@@ -6,7 +6,8 @@ import { messages } from '../../src/contract/messages';
 
 /** Hashed build output never changes under the same name; everything else must be revalidated. */
 function distCacheControl(filePath: string): string {
-  const name = path.basename(filePath);
+  // A precompressed twin (sw.js.br) is cached exactly like the file it stands for.
+  const name = path.basename(filePath).replace(/\.(?:br|gz)$/, '');
   if (filePath.includes(`${path.sep}assets${path.sep}`)) return 'public, max-age=31536000, immutable';
   if (
     name.endsWith('.html') ||
@@ -52,10 +53,13 @@ export async function installStatic(app: FastifyInstance, opts: { mediaRoot: str
       prefix: '/',
       // "/" is the shell itself; served through setHeaders like any .html, so it is never cached stale.
       index: ['index.html'],
+      // The build writes .br and .gz beside each text file (vite.config.ts): sent by Accept-Encoding.
+      preCompressed: true,
       cacheControl: false,
       setHeaders(res, filePath) {
         res.setHeader('Cache-Control', distCacheControl(filePath));
-        if (filePath.endsWith('sw.js')) res.setHeader('Service-Worker-Allowed', '/');
+        res.setHeader('Vary', 'Accept-Encoding');
+        if (/sw\.js(?:\.br|\.gz)?$/.test(filePath)) res.setHeader('Service-Worker-Allowed', '/');
       },
     });
   }
@@ -63,7 +67,11 @@ export async function installStatic(app: FastifyInstance, opts: { mediaRoot: str
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (hasDist && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(url)) {
-      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', opts.distDir);
+      return reply
+        .header('Cache-Control', 'no-cache')
+        .header('Vary', 'Accept-Encoding')
+        .type('text/html')
+        .sendFile('index.html', opts.distDir);
     }
     return reply.status(404).send({ message: messages.server.notFound });
   });
