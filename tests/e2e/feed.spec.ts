@@ -64,6 +64,35 @@ test.describe('feed player', () => {
     await expect.poll(() => position(page)).toBe(5);
   });
 
+  test('on a slow start the video on screen has the network to itself until it can play', async ({
+    page,
+  }) => {
+    // Hold back the first video's segments: nothing else of the feed's videos may load meanwhile.
+    const playlists: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('master.m3u8')) playlists.push(new URL(r.url()).pathname);
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let first: string | null = null;
+    await page.route(/\/media\/videos\/\d+\/.+\.ts$/, async (route) => {
+      const dir = new URL(route.request().url()).pathname.split('/').slice(0, 4).join('/');
+      first ??= dir;
+      if (dir === first) await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await expect.poll(() => playlists.length).toBeGreaterThan(0);
+    await page.waitForTimeout(1500);
+    expect(playlists).toHaveLength(1);
+    release();
+    // Once it can play, the next video buffers ahead as before.
+    await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.2);
+    await expect.poll(() => playlists.length).toBeGreaterThan(1);
+  });
+
   test('asks for a rating after 2 to 5 videos, pausing the video until answered', async ({ page }) => {
     await page.goto('/');
     await expect(current(page).locator('video')).toBeVisible();

@@ -53,6 +53,9 @@ export function FeedPlayer({
   const stageRef = useRef<HTMLDivElement>(null);
   const current = Math.min(index, Math.max(videos.length - 1, 0));
   const slots = useMemo(() => assignSlots(current, videos.length), [current, videos.length]);
+  // Until the first video plays, it alone uses the network (see FeedSlot's `load`).
+  const [started, setStarted] = useState(false);
+  const onStarted = useCallback(() => setStarted(true), []);
 
   // A slot whose video changed jumps into place without animating: it travels from one edge to the other.
   const previousAssignment = useRef(slots.map((s) => s.index));
@@ -210,6 +213,8 @@ export function FeedPlayer({
             active={slot.offset === 0 && !adPlaying}
             held={held}
             near={slot.offset === 1}
+            load={started || slot.offset === 0}
+            onStarted={slot.offset === 0 ? onStarted : undefined}
             style={{
               transform: `translate3d(${slot.offset === 0 ? dragX : 0}px, calc(${slot.offset * 100}% + ${dragY}px), 0)`,
             }}

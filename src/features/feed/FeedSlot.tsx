@@ -33,6 +33,13 @@ interface SlotProps {
   held: boolean;
   /** The slot below the current one: it buffers ahead but stays paused. */
   near: boolean;
+  /**
+   * Whether this slot may fetch its video yet. Neighbours wait until the feed's first video plays, so on a
+   * slow network the video on screen does not share the bandwidth with the ones beside it.
+   */
+  load: boolean;
+  /** Called when the current slot's video can start playing. */
+  onStarted?: () => void;
   style: CSSProperties;
   /** Move without the slide animation (recycled slot, or following the finger). */
   instant: boolean;
@@ -55,6 +62,8 @@ export function FeedSlot({
   active,
   held,
   near,
+  load,
+  onStarted,
   style,
   instant,
   tapSignal,
@@ -82,7 +91,7 @@ export function FeedSlot({
     onFail?.();
   }, [onFail, videoId]);
   // The slot above keeps its source too, so swiping back shows the frame at once.
-  useSlotSource(ref, video ? (video.playlistUrl ?? null) : null, fail);
+  useSlotSource(ref, video && load ? (video.playlistUrl ?? null) : null, fail);
 
   useEffect(() => {
     const element = ref.current;
@@ -167,6 +176,8 @@ export function FeedSlot({
           setStalledId(null);
           markViewed();
         }}
+        // Enough is buffered to start (whether or not autoplay is allowed): the neighbours may load now.
+        onCanPlay={active ? onStarted : undefined}
         onPause={() => setPaused(true)}
         onWaiting={() => setStalledId(videoId ?? null)}
         onEnded={onEnded}
