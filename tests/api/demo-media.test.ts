@@ -1,6 +1,7 @@
 // Real ffmpeg, real pg-boss on the test database: the demo seed produces playable HLS and survives being
 // run again.
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
@@ -96,6 +97,32 @@ describe('demo seed', () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/media/..%2F..%2Fetc%2Fpasswd' });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
+  });
+
+  it('lists no folder and answers one exactly as a name that does not exist: 404 JSON', async () => {
+    const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
+    const folder = `/media/${path.posix.dirname(video?.playlistPath ?? '')}`;
+    const missing = `${folder}-missing`;
+    const get = (url: string) => ctx.app.inject({ method: 'GET', url });
+    expect((await get(`${folder}/master.m3u8`)).statusCode).toBe(200);
+    for (const url of [
+      '/media/',
+      '/media/videos/',
+      `${folder}/`,
+      folder,
+      `${folder}/540p/`,
+      `${folder}/540p/..`,
+      `${folder}/.`,
+      `${folder}%2F`,
+      `${folder}/%2e`,
+      `${missing}/`,
+      missing,
+      `${folder}/missing.ts`,
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual({ message: 'Not found.' });
+    }
   });
 
   it('does nothing the second time: no duplicate rows, nothing queued', async () => {
