@@ -21,6 +21,7 @@ import { HttpError, notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 import { acceptUpload, enqueue, liveJobsOf, type PipelineDeps, type UploadOutcome } from '../media/pipeline';
+import { videoMediaDir } from '../media/storage';
 import { slugify } from '../util/slug';
 import { presentVideos } from './present';
 
@@ -213,7 +214,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
       .header('Upload-Offset', String(session.size))
       .header('Upload-Length', String(session.size))
       .header(VIDEO_ID_HEADER, String(video.id))
-      .header(SCREENSHOT_HEADER, storage.url(`videos/${video.id}/first.jpg`) ?? '')
+      .header(SCREENSHOT_HEADER, storage.url(`${videoMediaDir(video)}/first.jpg`) ?? '')
       .send();
   }
 
@@ -262,7 +263,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     return {
       message: m.uploaded,
       videoId: video.id,
-      screenshot: storage.url(`videos/${video.id}/first.jpg`) ?? '',
+      screenshot: storage.url(`${videoMediaDir(video)}/first.jpg`) ?? '',
       status: video.status,
     } satisfies UploadResult;
   });

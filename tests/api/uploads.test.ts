@@ -82,6 +82,13 @@ async function tusUpload(who: string, bytes: Buffer) {
 const videoRow = async (id: number) =>
   (await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id)))[0];
 
+/** Where a video's first frame is served: in a folder named with its random key, which only the row knows. */
+const screenshotOf = async (id: number) => {
+  const key = (await videoRow(id))?.mediaKey;
+  expect(key).toMatch(/^[\w-]{22}$/);
+  return `/media/videos/${id}-${key}/first.jpg`;
+};
+
 describe('who may upload (spec §4)', () => {
   const expected: [string, number, string | null][] = [
     ['guest', 401, 'Unauthenticated.'],
@@ -102,7 +109,7 @@ describe('who may upload (spec §4)', () => {
       expect(body).toEqual({
         message: 'Video uploaded successfully',
         videoId: expect.any(Number),
-        screenshot: `/media/videos/${body.videoId}/first.jpg`,
+        screenshot: await screenshotOf(body.videoId),
         status: 'uploaded',
       });
       expect(await videoRow(body.videoId)).toMatchObject({ userId: ids[who], status: 'uploaded', title: '' });
@@ -166,13 +173,13 @@ describe('the upload answer', () => {
     const { location, patched } = await tusUpload('owner', bytes);
     expect(patched.statusCode, patched.body).toBe(204);
     const videoId = Number(patched.headers['video-id']);
-    expect(patched.headers['video-screenshot']).toBe(`/media/videos/${videoId}/first.jpg`);
+    expect(patched.headers['video-screenshot']).toBe(await screenshotOf(videoId));
     expect(await videoRow(videoId)).toMatchObject({ userId: ids.owner, status: 'uploaded' });
     const again = await ctx.app.inject({ method: 'GET', url: `${location}/video`, headers: headers.owner });
     expect(again.json()).toEqual({
       message: 'Video uploaded successfully',
       videoId,
-      screenshot: `/media/videos/${videoId}/first.jpg`,
+      screenshot: await screenshotOf(videoId),
       status: 'uploaded',
     });
     // A client that lost that answer resumes with HEAD: told the upload is complete, with the video.
