@@ -360,7 +360,11 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
       await enqueue(deps.jobs, video.id, 'preprocess');
     }
     const [row] = await db.select().from(t.videos).where(eq(t.videos.id, video.id));
-    const [data] = await presentVideos(db, storage, row ? [row] : []);
+    const [data] = await presentVideos(db, storage, row ? [row] : [], {
+      liked: new Set(),
+      rated: new Set(),
+      managed: new Set([video.id]),
+    });
     return { message: m.uploaded, data };
   });
 
