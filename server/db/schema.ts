@@ -162,6 +162,13 @@ export const videos = pgTable(
     sourcePath: text('source_path'),
     playlistPath: text('playlist_path'),
     thumbnailPath: text('thumbnail_path'),
+    /**
+     * Random part of the media folder's name (videos/{id}-{key}, server/media/storage.ts): media is served
+     * without a login, so only the API, which filters by visibility, can tell where a video's files are.
+     * Null for videos from before it existed, whose folder is videos/{id}; never given a default, which
+     * would move them.
+     */
+    mediaKey: text('media_key'),
     renditions: jsonb('renditions').$type<{ height: number; width: number; bandwidth: number }[]>(),
     /** Scheduling: hidden from every public list until this moment. */
     publishAt: timestamp('publish_at', { withTimezone: true }).notNull().defaultNow(),

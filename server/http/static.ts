@@ -19,6 +19,21 @@ function distCacheControl(filePath: string): string {
   return 'public, max-age=86400';
 }
 
+/**
+ * Only a path that names a file may reach the file system. A folder (with its trailing slash, or `.`, in any
+ * encoding) would otherwise answer 403 where a missing one answers 404: enough to probe for folder names.
+ */
+function namesFile(pathname: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  const last = decoded.split(/[/\\]/).at(-1);
+  return last !== undefined && last !== '' && last !== '.' && last !== '..';
+}
+
 const API_PREFIXES = ['/v1/', '/v1', '/media/', '/healthz'];
 const isApiPath = (url: string) =>
   API_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
@@ -34,7 +49,10 @@ export async function installStatic(app: FastifyInstance, opts: { mediaRoot: str
     root: opts.mediaRoot,
     prefix: '/media/',
     decorateReply: false,
+    // No listings, no index files: a folder answers the same 404 as a name that does not exist.
     index: false,
+    list: false,
+    allowedPath: namesFile,
     // Media paths contain the video id and are replaced whole on re-transcode; a day is safe.
     cacheControl: false,
     setHeaders(res, filePath) {

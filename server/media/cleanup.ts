@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { videos } from '../db/schema';
 import type { QueueSpec } from '../jobs/boss';
-import type { MediaStorage } from './storage';
+import { type MediaStorage, videoMediaDir } from './storage';
 
 export const VIDEO_CLEANUP_QUEUE: QueueSpec = {
   name: 'video-cleanup',
@@ -16,7 +16,7 @@ export const VIDEO_CLEANUP_QUEUE: QueueSpec = {
 
 /** Media-relative paths a video may own: its folder, and the folders of its published files. */
 export function mediaPathsOf(video: typeof videos.$inferSelect): string[] {
-  const paths = new Set<string>([`videos/${video.id}`]);
+  const paths = new Set<string>([videoMediaDir(video)]);
   for (const file of [video.playlistPath, video.thumbnailPath]) {
     if (!file) continue;
     // The HLS ladder lives beside its master playlist; the whole folder belongs to the video.

@@ -7,7 +7,7 @@ import type { QueueSpec } from '../jobs/boss';
 import { demoPattern, demoSeconds, demoToneHz } from '../seed/patterns';
 import { type DemoClip, demoClipArgs, masterPlaylist, type Rendition, stillImageArgs } from './args';
 import { ffmpeg } from './ffmpeg';
-import type { MediaStorage } from './storage';
+import { type MediaStorage, videoMediaDir } from './storage';
 
 export const DEMO_MEDIA_QUEUE: QueueSpec = {
   name: 'demo-media',
@@ -42,7 +42,7 @@ export async function generateDemoVideo(
   if (!video?.demoRecipe || video.status === 'approved') return;
   const index = Number(video.demoRecipe.index);
   const clip = demoClip(index);
-  const dir = `videos/${videoId}`;
+  const dir = videoMediaDir(video);
   const tmp = await fs.mkdtemp(path.join(await deps.storage.ensure('tmp'), `video-${videoId}-`));
   try {
     // Renditions are named by their short side, as players and people name them (540p, not 960p).

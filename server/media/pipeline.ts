@@ -27,7 +27,7 @@ import {
 } from './args';
 import { ffmpeg, MediaToolError } from './ffmpeg';
 import { inspectUpload, type MediaInfo, MediaRejection, probeMedia } from './probe';
-import type { MediaStorage } from './storage';
+import { type MediaStorage, newMediaKey, videoMediaDir } from './storage';
 
 const m = messages.upload;
 
@@ -81,7 +81,6 @@ type Status = VideoRow['status'];
 
 /** Under DATA_DIR/private: the original as uploaded, kept for a re-transcode, never served. */
 export const originalPath = (videoId: number) => `originals/${videoId}/source`;
-const mediaDir = (videoId: number) => `videos/${videoId}`;
 
 export async function enqueue(jobs: Jobs, videoId: number, stage: Stage): Promise<void> {
   const spec = queueOf[stage];
@@ -149,9 +148,10 @@ export async function acceptUpload(deps: PipelineDeps, file: string, userId: num
       status: info ? 'uploaded' : 'error',
       statusReason: reason ?? null,
       publishAt: UNPUBLISHED_AT,
+      mediaKey: newMediaKey(),
       ...(info ? shapeOf(info) : {}),
     })
-    .returning({ id: videos.id });
+    .returning({ id: videos.id, mediaKey: videos.mediaKey });
   if (!row) throw new Error('video insert returned nothing');
   const videoId = row.id;
   if (!info) {
@@ -160,9 +160,10 @@ export async function acceptUpload(deps: PipelineDeps, file: string, userId: num
   }
   const source = originalPath(videoId);
   await moveFile(file, storage.privateAbs(source));
-  const screenshot = `${mediaDir(videoId)}/first.jpg`;
+  const dir = videoMediaDir(row);
+  const screenshot = `${dir}/first.jpg`;
   try {
-    await storage.ensure(mediaDir(videoId));
+    await storage.ensure(dir);
     await ffmpeg(
       frameArgs(storage.privateAbs(source), {
         atSeconds: 0,
@@ -176,7 +177,7 @@ export async function acceptUpload(deps: PipelineDeps, file: string, userId: num
     // ffprobe liked the header but not a single frame decodes: nothing worth keeping.
     await failVideo(db, videoId, m.damaged);
     await storage.removePrivate(`originals/${videoId}`);
-    await storage.remove(mediaDir(videoId));
+    await storage.remove(dir);
     return { ok: false, videoId, reason: m.damaged };
   }
   await db
@@ -278,7 +279,8 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
         });
         const duration = info.durationSeconds ?? video.durationSeconds;
         const tmp = await fs.mkdtemp(path.join(await storage.ensurePrivate('tmp'), `thumb-${videoId}-`));
-        const thumbnail = `${mediaDir(videoId)}/thumb.jpg`;
+        const dir = videoMediaDir(video);
+        const thumbnail = `${dir}/thumb.jpg`;
         try {
           // A second in: a first frame is often black or a fade-in.
           const at = Math.min(1, duration / 2);
@@ -286,7 +288,7 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
           await ffmpeg(frameArgs(source, { atSeconds: at, size: fitWithin(info, POSTER_MAX), output: out }), {
             timeoutMs: 60_000,
           });
-          await storage.ensure(mediaDir(videoId));
+          await storage.ensure(dir);
           await fs.rename(out, storage.abs(thumbnail));
         } finally {
           await fs.rm(tmp, { recursive: true, force: true });
@@ -321,6 +323,7 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
         const info = await probeMedia(source);
         const duration = info.durationSeconds ?? video.durationSeconds;
         const fps = outputFps(info.fps);
+        const dir = videoMediaDir(video);
         const work = await storage.ensurePrivate('tmp');
         // Folders of earlier attempts at this video whose worker died mid-way.
         for (const name of await fs.readdir(work)) {
@@ -363,11 +366,9 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
           });
           // The folder is replaced whole: carry the posters over.
           for (const poster of ['first.jpg', 'thumb.jpg']) {
-            await fs
-              .copyFile(storage.abs(`${mediaDir(videoId)}/${poster}`), path.join(tmp, poster))
-              .catch(() => {});
+            await fs.copyFile(storage.abs(`${dir}/${poster}`), path.join(tmp, poster)).catch(() => {});
           }
-          await storage.publishDir(tmp, mediaDir(videoId));
+          await storage.publishDir(tmp, dir);
         } catch (err) {
           await fs.rm(tmp, { recursive: true, force: true });
           throw err;
@@ -378,7 +379,7 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
           .set({
             status: 'approved',
             statusReason: null,
-            playlistPath: `${mediaDir(videoId)}/master.m3u8`,
+            playlistPath: `${dir}/master.m3u8`,
             ...shapeOf(info),
             durationSeconds: duration,
             renditions: outputs.map((o) => ({
@@ -400,7 +401,7 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
             .select({ status: videos.status })
             .from(videos)
             .where(eq(videos.id, videoId));
-          if (!current || current.status === 'deleting') await storage.remove(mediaDir(videoId));
+          if (!current || current.status === 'deleting') await storage.remove(dir);
         }
       },
     );

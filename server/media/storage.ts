@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -6,6 +7,17 @@ const inside = (root: string, relative: string): string => {
   if (!full.startsWith(root + path.sep)) throw new Error(`path escapes ${root}: ${relative}`);
   return full;
 };
+
+/**
+ * A video's media folder. /media is served to <video> elements, which carry no token, so the folder name is
+ * the only lock: a random key (128 bits) that viewers learn only from the API, which already hides videos
+ * that are not public. Rows from before the key keep their folder, videos/{id}.
+ */
+export const videoMediaDir = (video: { id: number; mediaKey: string | null }): string =>
+  video.mediaKey ? `videos/${video.id}-${video.mediaKey}` : `videos/${video.id}`;
+
+/** The key of a new video's media folder, set when its row is created. */
+export const newMediaKey = (): string => randomBytes(16).toString('base64url');
 
 /**
  * Media lives under DATA_DIR/media and is served at /media; rows store paths relative to that root.

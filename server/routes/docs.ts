@@ -92,7 +92,8 @@ export const operations: Operation[] = [
     query: pageQuerySchema,
     description:
       'Everyone sees approved videos whose scheduled time has passed. The creator and the managers of ' +
-      'their studio see every status (for badges) and scheduled videos.',
+      'their studio see every status (for badges), with `statusReason` (why a video is in `error`), and ' +
+      'scheduled videos.',
     responses: {
       200: { description: 'A page.', schema: videoListSchema },
       404: { description: 'Unknown or geo-blocked.', ...ERR },

@@ -11,6 +11,8 @@ type UserRow = typeof t.users.$inferSelect;
 export interface ViewerFlags {
   liked: Set<number>;
   rated: Set<number>;
+  /** Videos the viewer may manage (canManageCreator): they alone are told why a video failed. */
+  managed?: ReadonlySet<number>;
 }
 
 const noFlags: ViewerFlags = { liked: new Set(), rated: new Set() };
@@ -79,6 +81,7 @@ export async function presentVideos(
       isRated: flags.rated.has(row.id),
       isVertical: row.isVertical,
       status: row.status,
+      ...(flags.managed?.has(row.id) ? { statusReason: row.statusReason } : {}),
       playlistUrl: storage.url(row.playlistPath),
       redirectToTag: row.redirectToTag,
     };

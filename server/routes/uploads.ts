@@ -21,6 +21,7 @@ import { HttpError, notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 import { acceptUpload, enqueue, liveJobsOf, type PipelineDeps, type UploadOutcome } from '../media/pipeline';
+import { videoMediaDir } from '../media/storage';
 import { slugify } from '../util/slug';
 import { presentVideos } from './present';
 
@@ -213,7 +214,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
       .header('Upload-Offset', String(session.size))
       .header('Upload-Length', String(session.size))
       .header(VIDEO_ID_HEADER, String(video.id))
-      .header(SCREENSHOT_HEADER, storage.url(`videos/${video.id}/first.jpg`) ?? '')
+      .header(SCREENSHOT_HEADER, storage.url(`${videoMediaDir(video)}/first.jpg`) ?? '')
       .send();
   }
 
@@ -262,7 +263,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     return {
       message: m.uploaded,
       videoId: video.id,
-      screenshot: storage.url(`videos/${video.id}/first.jpg`) ?? '',
+      screenshot: storage.url(`${videoMediaDir(video)}/first.jpg`) ?? '',
       status: video.status,
     } satisfies UploadResult;
   });
@@ -359,7 +360,11 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
       await enqueue(deps.jobs, video.id, 'preprocess');
     }
     const [row] = await db.select().from(t.videos).where(eq(t.videos.id, video.id));
-    const [data] = await presentVideos(db, storage, row ? [row] : []);
+    const [data] = await presentVideos(db, storage, row ? [row] : [], {
+      liked: new Set(),
+      rated: new Set(),
+      managed: new Set([video.id]),
+    });
     return { message: m.uploaded, data };
   });
 

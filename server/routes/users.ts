@@ -118,7 +118,11 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     );
     const path = `/v1/users/${encodeURIComponent((request.params as { id: string }).id)}/videos`;
     return {
-      data: await presentVideos(db, deps.storage, pageRows, { liked, rated: new Set() }),
+      data: await presentVideos(db, deps.storage, pageRows, {
+        liked,
+        rated: new Set(),
+        managed: new Set(manages ? pageRows.map((r) => r.id) : []),
+      }),
       links: { next: nextLink(path, request.query as Record<string, unknown>, page, rows.length > PER_PAGE) },
     };
   });

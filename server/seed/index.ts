@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { Jobs } from '../jobs/boss';
 import { DEMO_MEDIA_QUEUE, generateStill } from '../media/demo';
-import type { MediaStorage } from '../media/storage';
+import { type MediaStorage, newMediaKey } from '../media/storage';
 import { slugify } from '../util/slug';
 import {
   demoCategories,
@@ -176,6 +176,7 @@ async function insertRows(db: Db, videoCount: number) {
           status: 'processing',
           isDemo: true,
           demoRecipe: { index: i },
+          mediaKey: newMediaKey(),
           // Staggered over the past days: the newest demo clip is the first of the feed.
           publishAt: new Date(now - (videoCount - i) * 37 * 60_000),
           viewCount: views,

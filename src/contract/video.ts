@@ -33,6 +33,8 @@ export const videoSchema = v.object({
   isRated: v.boolean(),
   isVertical: v.boolean(),
   status: videoStatusSchema,
+  /** Why the video is in error (or was rejected); only for its creator and their studio's managers. */
+  statusReason: v.optional(v.nullable(v.string())),
   /** HLS master playlist (or an mp4 for legacy sources). */
   playlistUrl: v.nullable(v.string()),
   redirectToTag: v.nullable(v.string()),

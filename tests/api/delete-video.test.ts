@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
 import { cleanupVideo, mediaPathsOf, privatePathsOf, VIDEO_CLEANUP_QUEUE } from '../../server/media/cleanup';
+import { newMediaKey, videoMediaDir } from '../../server/media/storage';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -35,9 +36,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function videoWithFiles() {
-  const video = await insertVideo(ctx, { userId: owner.id });
-  const dir = `videos/${video.id}`;
+/** A video with media and an original on disk; without a key, as rows from before folder keys are. */
+async function videoWithFiles(mediaKey: string | null = null) {
+  const video = await insertVideo(ctx, { userId: owner.id, mediaKey });
+  const dir = videoMediaDir(video);
   await ctx.storage.ensure(`${dir}/540p`);
   await fs.writeFile(ctx.storage.abs(`${dir}/master.m3u8`), '#EXTM3U\n');
   await fs.writeFile(ctx.storage.abs(`${dir}/540p/seg_000.ts`), 'x');
@@ -110,6 +112,21 @@ describe('GET /v1/videos/{id}/delete', () => {
     expect((await del(id, tokens.manager)).statusCode).toBe(200);
     await ctx.jobs?.idle(VIDEO_CLEANUP_QUEUE.name);
     expect(await statusOf(id)).toBeUndefined();
+  });
+
+  it('removes the keyed folder of a video uploaded since folders carry a key', async () => {
+    const key = newMediaKey();
+    const id = await videoWithFiles(key);
+    const dir = `videos/${id}-${key}`;
+    expect(await exists(`${dir}/540p/seg_000.ts`)).toBe(true);
+    const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
+    if (!row) throw new Error('row expected');
+    expect(mediaPathsOf(row).sort()).toEqual([dir, `${dir}/thumb.jpg`]);
+    expect((await del(id, tokens.owner)).statusCode).toBe(200);
+    await ctx.jobs?.idle(VIDEO_CLEANUP_QUEUE.name);
+    expect(await statusOf(id)).toBeUndefined();
+    expect(await exists(dir)).toBe(false);
+    expect(await exists(`originals/${id}`, 'private')).toBe(false);
   });
 
   it('never lets a stale job remove a video that is not being deleted', async () => {

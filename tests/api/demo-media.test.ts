@@ -1,11 +1,13 @@
 // Real ffmpeg, real pg-boss on the test database: the demo seed produces playable HLS and survives being
 // run again.
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from '../../server/media/demo';
 import { ffmpeg, ffprobe } from '../../server/media/ffmpeg';
+import { videoMediaDir } from '../../server/media/storage';
 import { seedDemo } from '../../server/seed';
 import { demoCreators, demoPages } from '../../server/seed/content';
 import { createTestContext, type TestContext } from './helpers';
@@ -42,6 +44,9 @@ describe('demo seed', () => {
     expect(creators.filter((u) => u.type !== 'user').every((u) => u.avatarPath && u.coverPath)).toBe(true);
     const videos = await ctx.database.db.select().from(t.videos);
     expect(videos.map((v) => v.status)).toEqual(Array(VIDEOS).fill('approved'));
+    // Each in its own folder named with a random key, as uploads are.
+    for (const v of videos)
+      expect(v.playlistPath).toMatch(new RegExp(`^videos/${v.id}-[\\w-]{22}/master\\.m3u8$`));
   });
 
   it('writes a valid HLS stream: vertical 540x960 H.264 + AAC, 5 to 15 s, 2 s segments', async () => {
@@ -84,7 +89,7 @@ describe('demo seed', () => {
     expect(thumb.statusCode).toBe(200);
     expect(thumb.headers['content-type']).toBe('image/jpeg');
     expect(thumb.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
-    const segment = `/media/videos/${video?.id}/540p/seg_000.ts`;
+    const segment = `/media/${path.posix.dirname(video?.playlistPath ?? '')}/540p/seg_000.ts`;
     const ranged = await ctx.app.inject({ method: 'GET', url: segment, headers: { range: 'bytes=0-187' } });
     expect(ranged.statusCode).toBe(206);
     expect(ranged.headers['content-range']).toMatch(/^bytes 0-187\/\d+$/);
@@ -96,6 +101,32 @@ describe('demo seed', () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/media/..%2F..%2Fetc%2Fpasswd' });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
+  });
+
+  it('lists no folder and answers one exactly as a name that does not exist: 404 JSON', async () => {
+    const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
+    const folder = `/media/${path.posix.dirname(video?.playlistPath ?? '')}`;
+    const missing = `${folder}-missing`;
+    const get = (url: string) => ctx.app.inject({ method: 'GET', url });
+    expect((await get(`${folder}/master.m3u8`)).statusCode).toBe(200);
+    for (const url of [
+      '/media/',
+      '/media/videos/',
+      `${folder}/`,
+      folder,
+      `${folder}/540p/`,
+      `${folder}/540p/..`,
+      `${folder}/.`,
+      `${folder}%2F`,
+      `${folder}/%2e`,
+      `${missing}/`,
+      missing,
+      `${folder}/missing.ts`,
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual({ message: 'Not found.' });
+    }
   });
 
   it('does nothing the second time: no duplicate rows, nothing queued', async () => {
@@ -112,8 +143,9 @@ describe('demo seed', () => {
 
   it('finishes a video whose media was lost mid-way when it is queued again', async () => {
     const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
-    const id = video?.id ?? 0;
-    await ctx.storage.remove(`videos/${id}`);
+    if (!video) throw new Error('video expected');
+    const id = video.id;
+    await ctx.storage.remove(videoMediaDir(video));
     await ctx.database.db.update(t.videos).set({ status: 'processing' }).where(eq(t.videos.id, id));
     const jobs = ctx.jobs;
     if (!jobs) throw new Error('jobs expected');
@@ -126,6 +158,6 @@ describe('demo seed', () => {
     await jobs.idle(DEMO_MEDIA_QUEUE.name);
     const [after] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
     expect(after?.status).toBe('approved');
-    await expect(fs.stat(ctx.storage.abs(`videos/${id}/master.m3u8`))).resolves.toBeTruthy();
+    await expect(fs.stat(ctx.storage.abs(`${videoMediaDir(video)}/master.m3u8`))).resolves.toBeTruthy();
   });
 });

@@ -18,6 +18,7 @@ import {
   VIDEO_PREPROCESS_QUEUE,
   VIDEO_PROCESS_QUEUE,
 } from '../../server/media/pipeline';
+import { videoMediaDir } from '../../server/media/storage';
 import { createTestContext, insertUser, type TestContext } from './helpers';
 import { makeClip, probeFile, probeHls } from './media-fixtures';
 
@@ -94,14 +95,18 @@ describe('media pipeline with running workers', () => {
     const [uploaded] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
     expect(uploaded).toMatchObject({ userId: owner, width: 540, height: 960, isVertical: true });
     expect(uploaded?.publishAt.getTime()).toBe(UNPUBLISHED_AT.getTime());
+    // Served without a login, so its folder is named with a random key rather than by its id alone.
+    expect(uploaded?.mediaKey).toMatch(/^[\w-]{22}$/);
+    const folder = `videos/${id}-${uploaded?.mediaKey}`;
+    expect(uploaded?.thumbnailPath).toBe(`${folder}/first.jpg`);
     // The original is private: under DATA_DIR/private, not the served media root.
     expect(uploaded?.sourcePath).toBe(`originals/${id}/source`);
     await fs.access(ctx.storage.privateAbs(`originals/${id}/source`));
 
     const video = await waitForStatus(ctx, id, ['approved', 'error']);
     expect(video.status, video.statusReason ?? '').toBe('approved');
-    expect(video.playlistPath).toBe(`videos/${id}/master.m3u8`);
-    expect(video.thumbnailPath).toBe(`videos/${id}/thumb.jpg`);
+    expect(video.playlistPath).toBe(`${folder}/master.m3u8`);
+    expect(video.thumbnailPath).toBe(`${folder}/thumb.jpg`);
     expect(video.renditions).toEqual([
       { width: 360, height: 640, bandwidth: 896_000 },
       { width: 540, height: 960, bandwidth: 1_596_000 },
@@ -109,7 +114,7 @@ describe('media pipeline with running workers', () => {
     // No details yet: processed, but not public.
     expect(video.publishAt.getTime()).toBe(UNPUBLISHED_AT.getTime());
 
-    const dir = ctx.storage.abs(`videos/${id}`);
+    const dir = ctx.storage.abs(folder);
     const master = await fs.readFile(path.join(dir, 'master.m3u8'), 'utf8');
     expect(master).toBe(
       '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n' +
@@ -174,7 +179,7 @@ describe('media pipeline with running workers', () => {
     const video = await waitForStatus(ctx, id, ['approved', 'error']);
     expect(video.status, video.statusReason ?? '').toBe('approved');
     expect(video.renditions).toEqual([{ width: 180, height: 320, bandwidth: 896_000 }]);
-    const probe = await probeHls(ctx.storage.abs(`videos/${id}/master.m3u8`), ctx.config.dataDir);
+    const probe = await probeHls(ctx.storage.abs(video.playlistPath ?? ''), ctx.config.dataDir);
     expect(probe.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
   });
 
@@ -184,7 +189,10 @@ describe('media pipeline with running workers', () => {
     const video = await waitForStatus(ctx, id, ['approved', 'error']);
     expect(video.status, video.statusReason ?? '').toBe('approved');
     expect(video).toMatchObject({ width: 180, height: 320, isVertical: true });
-    const probe = await probeHls(ctx.storage.abs(`videos/${id}/180p/index.m3u8`), ctx.config.dataDir);
+    const probe = await probeHls(
+      ctx.storage.abs(`${videoMediaDir(video)}/180p/index.m3u8`),
+      ctx.config.dataDir,
+    );
     expect(probe.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 180, height: 320 });
   });
 

@@ -211,7 +211,10 @@ describe('upload acceptance on a listening server', () => {
     const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, result.videoId));
     expect(row?.sourcePath).toBe(`originals/${result.videoId}/source`);
     expect(await sha256(ctx.storage.privateAbs(row?.sourcePath ?? ''))).toBe(await sha256(file));
-    expect(result.screenshot).toBe(`/media/videos/${result.videoId}/first.jpg`);
+    // Media folders are named with a random key: only the API, which knows who may see what, gives them out.
+    expect(row?.mediaKey).toMatch(/^[\w-]{22}$/);
+    const folder = `/media/videos/${result.videoId}-${row?.mediaKey}`;
+    expect(result.screenshot).toBe(`${folder}/first.jpg`);
     expect((await fetch(`${base}${result.screenshot}`)).headers.get('content-type')).toBe('image/jpeg');
 
     await publish(result.videoId, 'Twenty seconds, resumed');
@@ -219,7 +222,7 @@ describe('upload acceptance on a listening server', () => {
     expect(video.durationSeconds).toBeCloseTo(20, 0);
 
     // Everything below is read over HTTP from the listening server, as a player would.
-    const masterUrl = `${base}/media/videos/${result.videoId}/master.m3u8`;
+    const masterUrl = `${base}${folder}/master.m3u8`;
     const master = await (await fetch(masterUrl)).text();
     const variants = [
       ...master.matchAll(/#EXT-X-STREAM-INF:BANDWIDTH=(\d+),RESOLUTION=(\d+)x(\d+),CODECS="([^"]+)"\n(.+)/g),
@@ -231,12 +234,12 @@ describe('upload acceptance on a listening server', () => {
     for (const [, bandwidth, width, height, codecs, uri] of variants) {
       expect(Number(bandwidth)).toBeGreaterThan(0);
       expect(codecs).toMatch(/^avc1\.4d40[0-9a-f]{2},mp4a\.40\.2$/);
-      const media = await (await fetch(`${base}/media/videos/${result.videoId}/${uri}`)).text();
+      const media = await (await fetch(`${base}${folder}/${uri}`)).text();
       expect(media).toContain('#EXT-X-ENDLIST');
       const durations = [...media.matchAll(/#EXTINF:([\d.]+)/g)].map((x) => Number(x[1]));
       expect(durations.length).toBe(10);
       for (const d of durations) expect(d).toBeLessThanOrEqual(2.05);
-      const probe = await probeHls(`${base}/media/videos/${result.videoId}/${uri}`, fixtures);
+      const probe = await probeHls(`${base}${folder}/${uri}`, fixtures);
       expect(probe.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
       expect(probe.streams.find((s) => s.codec_type === 'video')).toMatchObject({
         width: Number(width),
@@ -245,10 +248,7 @@ describe('upload acceptance on a listening server', () => {
       expect(probe.duration).toBeCloseTo(20, 0);
     }
     const thumb = path.join(fixtures, 'thumb.jpg');
-    await fs.writeFile(
-      thumb,
-      Buffer.from(await (await fetch(`${base}/media/videos/${result.videoId}/thumb.jpg`)).arrayBuffer()),
-    );
+    await fs.writeFile(thumb, Buffer.from(await (await fetch(`${base}${folder}/thumb.jpg`)).arrayBuffer()));
     expect((await probeFile(thumb)).streams[0]).toMatchObject({
       codec_name: 'mjpeg',
       width: 540,
@@ -261,8 +261,8 @@ describe('upload acceptance on a listening server', () => {
       id: result.videoId,
       title: 'Twenty seconds, resumed',
       status: 'approved',
-      playlistUrl: `/media/videos/${result.videoId}/master.m3u8`,
-      thumbnailUrl: `/media/videos/${result.videoId}/thumb.jpg`,
+      playlistUrl: `${folder}/master.m3u8`,
+      thumbnailUrl: `${folder}/thumb.jpg`,
     });
   }, 300_000);
 
@@ -273,11 +273,12 @@ describe('upload acceptance on a listening server', () => {
     const res = await fetch(`${base}/v1/videos/upload`, { method: 'POST', headers: auth, body });
     expect(res.status).toBe(201);
     const { videoId, screenshot } = (await res.json()) as { videoId: number; screenshot: string };
-    expect(screenshot).toBe(`/media/videos/${videoId}/first.jpg`);
+    expect(screenshot).toMatch(new RegExp(`^/media/videos/${videoId}-[\\w-]{22}/first\\.jpg$`));
     await publish(videoId, 'Multipart');
     const video = await waitApproved(videoId);
     expect(video.renditions).toEqual([{ width: 360, height: 640, bandwidth: 896_000 }]);
-    const probe = await probeHls(`${base}/media/videos/${videoId}/master.m3u8`, fixtures);
+    expect(`/media/${video.playlistPath}`).toBe(screenshot.replace(/first\.jpg$/, 'master.m3u8'));
+    const probe = await probeHls(`${base}/media/${video.playlistPath}`, fixtures);
     expect(probe.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 360, height: 640 });
     expect((await fetch(`${base}/v1/videos/start/${videoId}`)).status).toBe(200);
   }, 180_000);
@@ -315,11 +316,12 @@ describe('a server killed during a transcode', () => {
       const file = await makeClip(dataDir, 'kill.mp4', { width: 540, height: 960, seconds: 20, crf: 30 });
 
       let server = await startServer({ env, timeoutMs: 120_000 });
-      const statusOf = async (url: string, id: number) => {
+      const videoOf = async (url: string, id: number) => {
         const res = await fetch(`${url}/v1/users/${creator?.id}/videos`, { headers: auth });
-        const list = (await res.json()) as { data: { id: number; status: string }[] };
-        return list.data.find((v) => v.id === id)?.status;
+        const list = (await res.json()) as { data: { id: number; status: string; playlistUrl: string }[] };
+        return list.data.find((v) => v.id === id);
       };
+      const statusOf = async (url: string, id: number) => (await videoOf(url, id))?.status;
       try {
         const body = new FormData();
         body.append('video', new Blob([await fs.readFile(file)], { type: 'video/mp4' }), 'kill.mp4');
@@ -361,7 +363,7 @@ describe('a server killed during a transcode', () => {
           },
           150_000,
         );
-        const master = await fetch(`${server.url}/media/videos/${videoId}/master.m3u8`);
+        const master = await fetch(`${server.url}${(await videoOf(server.url, videoId))?.playlistUrl}`);
         expect(master.status).toBe(200);
         expect(await fs.readdir(path.join(dataDir, 'private', 'tmp'))).toEqual([]);
       } finally {

@@ -82,6 +82,13 @@ async function tusUpload(who: string, bytes: Buffer) {
 const videoRow = async (id: number) =>
   (await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id)))[0];
 
+/** Where a video's first frame is served: in a folder named with its random key, which only the row knows. */
+const screenshotOf = async (id: number) => {
+  const key = (await videoRow(id))?.mediaKey;
+  expect(key).toMatch(/^[\w-]{22}$/);
+  return `/media/videos/${id}-${key}/first.jpg`;
+};
+
 describe('who may upload (spec §4)', () => {
   const expected: [string, number, string | null][] = [
     ['guest', 401, 'Unauthenticated.'],
@@ -102,7 +109,7 @@ describe('who may upload (spec §4)', () => {
       expect(body).toEqual({
         message: 'Video uploaded successfully',
         videoId: expect.any(Number),
-        screenshot: `/media/videos/${body.videoId}/first.jpg`,
+        screenshot: await screenshotOf(body.videoId),
         status: 'uploaded',
       });
       expect(await videoRow(body.videoId)).toMatchObject({ userId: ids[who], status: 'uploaded', title: '' });
@@ -166,13 +173,13 @@ describe('the upload answer', () => {
     const { location, patched } = await tusUpload('owner', bytes);
     expect(patched.statusCode, patched.body).toBe(204);
     const videoId = Number(patched.headers['video-id']);
-    expect(patched.headers['video-screenshot']).toBe(`/media/videos/${videoId}/first.jpg`);
+    expect(patched.headers['video-screenshot']).toBe(await screenshotOf(videoId));
     expect(await videoRow(videoId)).toMatchObject({ userId: ids.owner, status: 'uploaded' });
     const again = await ctx.app.inject({ method: 'GET', url: `${location}/video`, headers: headers.owner });
     expect(again.json()).toEqual({
       message: 'Video uploaded successfully',
       videoId,
-      screenshot: `/media/videos/${videoId}/first.jpg`,
+      screenshot: await screenshotOf(videoId),
       status: 'uploaded',
     });
     // A client that lost that answer resumes with HEAD: told the upload is complete, with the video.
@@ -531,5 +538,68 @@ describe('POST /v1/videos/upload-details', () => {
     const res = await details('owner', { videoId: video.id, title: 'x' });
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe('Video upload failed: The file is not a video.');
+  });
+});
+
+describe('why a video failed (statusReason), for the people who manage it', () => {
+  let creator: number;
+  beforeAll(async () => {
+    const [owner] = await ctx.database.db
+      .select()
+      .from(t.users)
+      .where(eq(t.users.id, idOf('owner')));
+    // A creator of their own in the owner's studio: a short list, managed by the same manager.
+    const member = await insertUser(ctx, { studioId: owner?.studioId, studioRole: 'member' });
+    creator = member.id;
+    headers.member = await bearer(ctx, creator);
+  });
+
+  const listOf = async (who: string) => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/users/${creator}/videos`,
+      headers: headers[who],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as ({ id: number } & Record<string, unknown>)[];
+  };
+
+  it('tells the creator and their studio’s manager why an upload ended in error', async () => {
+    expect((await multipartUpload('member', Buffer.from('not a video\n'.repeat(50)))).statusCode).toBe(422);
+    const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.userId, creator));
+    if (!row) throw new Error('video row expected');
+    for (const who of ['member', 'manager']) {
+      expect(
+        (await listOf(who)).find((v) => v.id === row.id),
+        who,
+      ).toMatchObject({
+        status: 'error',
+        statusReason: 'The file is not a video.',
+      });
+    }
+    for (const who of ['guest', 'user', 'other', 'owner']) {
+      expect(
+        (await listOf(who)).map((v) => v.id),
+        who,
+      ).not.toContain(row.id);
+    }
+  });
+
+  it('never tells anyone else, even about a video they may watch', async () => {
+    // A public video still carrying a note: the field itself must follow who is asking.
+    const video = await insertVideo(ctx, { userId: creator, statusReason: 'Held back once for review.' });
+    expect((await listOf('member')).find((v) => v.id === video.id)?.statusReason).toBe(
+      'Held back once for review.',
+    );
+    for (const who of ['guest', 'user', 'other', 'owner', 'channel']) {
+      const shown = (await listOf(who)).find((v) => v.id === video.id);
+      expect(shown, who).toBeDefined();
+      expect(shown, who).not.toHaveProperty('statusReason');
+      for (const url of ['/v1/videos?per_page=50', `/v1/videos/start/${video.id}`, '/v1/discover']) {
+        const res = await ctx.app.inject({ method: 'GET', url, headers: headers[who] });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body, `${who} ${url}`).not.toContain('statusReason');
+      }
+    }
   });
 });
