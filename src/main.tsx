@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { router } from './app/router';
-import { startOutbox } from './offline/outbox';
+import { startOutbox } from './offline/sync';
 import { hydratePersisted } from './state/persisted';
 import './state/preferences';
 import { appStore } from './state/store';

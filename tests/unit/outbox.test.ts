@@ -35,6 +35,8 @@ const online = () => {
 };
 
 async function load() {
+  // The page's sender (the API client) registers itself on import, as in the app.
+  await import('../../src/offline/sync');
   return import('../../src/offline/outbox');
 }
 
