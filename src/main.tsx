@@ -29,6 +29,19 @@ startOutbox();
 
 // In development a service worker would serve stale modules over Vite's; it only exists in builds.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  // First visit: the worker takes this page over once installed (clientsClaim), but what the page fetched
+  // before went past it. Hand it the list so discover and thumbnails are in its caches for the next,
+  // possibly offline, visit. On later visits a controller exists from the start and this never runs.
+  if (!navigator.serviceWorker.controller) {
+    navigator.serviceWorker.addEventListener(
+      'controllerchange',
+      () => {
+        const urls = performance.getEntriesByType('resource').map((entry) => entry.name);
+        navigator.serviceWorker.controller?.postMessage({ type: 'WARM_CACHES', urls });
+      },
+      { once: true },
+    );
+  }
   void import('virtual:pwa-register').then(({ registerSW }) => {
     const updateSW = registerSW({
       // Prompt flow: the waiting worker only takes over when the user agrees, never mid-video. The outer arrow
