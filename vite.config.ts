@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
@@ -5,7 +6,15 @@ import { defineConfig } from 'vitest/config';
 // The API listens on its own port during `npm run dev`; in production one server serves both.
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8081'}`;
 
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
 export default defineConfig({
+  define: {
+    // Shown in the menu; APP_VERSION lets a deployment (or the update e2e test) stamp its own build.
+    __APP_VERSION__: JSON.stringify(process.env.APP_VERSION ?? version),
+  },
   plugins: [
     react(),
     VitePWA({

@@ -4,11 +4,14 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { router } from './app/router';
 import { startOutbox } from './offline/sync';
+import { listenForInstallPrompt } from './state/install';
 import { hydratePersisted } from './state/persisted';
 import './state/preferences';
 import { appStore } from './state/store';
 import { swUpdateAtom } from './state/sw';
 import './app/app.css';
+
+listenForInstallPrompt(appStore);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

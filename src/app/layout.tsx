@@ -1,11 +1,16 @@
+import { useAtomValue, useSetAtom } from 'jotai';
 import { type ComponentType, Suspense, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { trackEvent } from '../api/tracking';
-import { CompassIcon, HomeIcon, PlusIcon, TvIcon, UserIcon } from '../ui/icons';
+import { ageConfirmedAtom, currentVideoAtom } from '../state/preferences';
+import { CompassIcon, HomeIcon, MenuIcon, PlusIcon, TvIcon, UserIcon } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
+import { ToastHost } from '../ui/Toast';
+import { AgeGate } from './AgeGate';
+import { LIVE_CAMS_URL } from './config';
+import { Drawer } from './Drawer';
+import { OfflineIndicator } from './OfflineIndicator';
 import { UpdateToast } from './UpdateToast';
-
-const LIVE_CAMS_URL: string = import.meta.env.VITE_LIVE_CAMS_URL ?? 'https://example.com/live';
 
 interface Tab {
   to: string;
@@ -34,9 +39,18 @@ export function AppLayout() {
   // Spec: tapping the home tab while on it re-mounts the home screen (fresh feed from the top).
   const [homeGeneration, setHomeGeneration] = useState(0);
   const key = pathname === '/' ? `home-${homeGeneration}` : 'screen';
+  const [menuOpen, setMenuOpen] = useState(false);
+  const clearSelection = useSetAtom(currentVideoAtom);
+  const ageConfirmed = useAtomValue(ageConfirmedAtom);
+
+  // Nothing of an adult site shows before the 18+ answer; the terms and policy it links to may be read.
+  if (!ageConfirmed && !pathname.startsWith('/page/')) {
+    return <AgeGate />;
+  }
 
   return (
     <div className="app">
+      <OfflineIndicator />
       <main className="app-main">
         <Suspense key={key} fallback={<Spinner fill />}>
           <Outlet />
@@ -55,6 +69,18 @@ export function AppLayout() {
         <span className="live-dot" aria-hidden="true" />
       </a>
 
+      <button
+        type="button"
+        className="menu-button"
+        aria-label="Menu"
+        aria-haspopup="dialog"
+        aria-expanded={menuOpen}
+        onClick={() => setMenuOpen(true)}
+      >
+        <MenuIcon />
+      </button>
+      <Drawer open={menuOpen} onClose={() => setMenuOpen(false)} />
+
       <nav className="tabbar" aria-label="Main">
         {tabs.map(({ to, label, Icon }) => (
           <NavLink
@@ -62,7 +88,14 @@ export function AppLayout() {
             to={to}
             end={to === '/'}
             className={({ isActive }) => (isActive ? 'tab active' : 'tab')}
-            onClick={to === '/' && pathname === '/' ? () => setHomeGeneration((n) => n + 1) : undefined}
+            onClick={
+              to === '/'
+                ? pathname === '/'
+                  ? () => setHomeGeneration((n) => n + 1)
+                  : undefined
+                : // Spec §2: any tab but home forgets the selected video.
+                  () => clearSelection(null)
+            }
           >
             <Icon />
             <span>{label}</span>
@@ -71,6 +104,7 @@ export function AppLayout() {
       </nav>
 
       <UpdateToast />
+      <ToastHost />
     </div>
   );
 }

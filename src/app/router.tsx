@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './layout';
 import type { ScreenTitle } from './PlaceholderScreen';
+import { RequireAuth } from './RequireAuth';
 import { RouteError } from './RouteError';
 
 // Every screen is its own chunk: the shell ships only the layout, and a screen costs bytes when opened.
@@ -17,10 +18,17 @@ const FeedScreen = lazy(() => import('../features/feed/FeedScreen').then((m) => 
 const PlaceholderScreen = lazy(() =>
   import('./PlaceholderScreen').then((m) => ({ default: m.PlaceholderScreen })),
 );
+const CreatorPromo = lazy(() => import('./CreatorPromo').then((m) => ({ default: m.CreatorPromo })));
 
 const placeholder = (path: string, title: ScreenTitle): RouteObject => ({
   path,
   element: <PlaceholderScreen title={title} />,
+});
+
+/** Behind the login wrapper (spec §2): without a token and user id, /login instead. */
+const members = (route: RouteObject): RouteObject => ({
+  ...route,
+  element: <RequireAuth>{route.element}</RequireAuth>,
 });
 
 type FeedRoute = import('../features/feed/sources').FeedRoute;
@@ -65,21 +73,27 @@ export const routes: RouteObject[] = [
           placeholder('forgot-password', 'Password recovery'),
 
           placeholder('channels', 'Channels'),
-          placeholder('upload', 'Upload'),
+          // Guests get the creator promo here rather than the login wall.
+          {
+            path: 'upload',
+            element: (
+              <RequireAuth guest={<CreatorPromo />}>{<PlaceholderScreen title="Upload" />}</RequireAuth>
+            ),
+          },
 
-          placeholder('account', 'Account'),
-          placeholder('account/settings', 'Settings'),
-          placeholder('account/settings/details', 'Details'),
-          placeholder('account/settings/gender', 'Sex'),
-          placeholder('account/settings/password', 'Password'),
-          placeholder('account/settings/channel-color', 'Channel color'),
-          placeholder('account/settings/studio', 'Studio'),
-          placeholder('account/settings/geo-blocking', 'Geo-blocking'),
-          placeholder('account/settings/validation', 'Account validation'),
-          placeholder('join-studio', 'Studio'),
-          placeholder('account/following', 'Following'),
-          placeholder('account/stats', 'Profile statistics'),
-          placeholder('account/help', 'Help'),
+          members(placeholder('account', 'Account')),
+          members(placeholder('account/settings', 'Settings')),
+          members(placeholder('account/settings/details', 'Details')),
+          members(placeholder('account/settings/gender', 'Sex')),
+          members(placeholder('account/settings/password', 'Password')),
+          members(placeholder('account/settings/channel-color', 'Channel color')),
+          members(placeholder('account/settings/studio', 'Studio')),
+          members(placeholder('account/settings/geo-blocking', 'Geo-blocking')),
+          members(placeholder('account/settings/validation', 'Account validation')),
+          members(placeholder('join-studio', 'Studio')),
+          members(placeholder('account/following', 'Following')),
+          members(placeholder('account/stats', 'Profile statistics')),
+          members(placeholder('account/help', 'Help')),
 
           feed('videos-rating/feed', 'rating'),
           placeholder('videos-rating/:type', ({ type }) =>

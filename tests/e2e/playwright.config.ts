@@ -16,6 +16,8 @@ export default defineConfig({
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL: process.env.E2E_BASE_URL,
+    // Every context starts with the 18+ gate confirmed (global-setup.ts); the gate's own test clears it.
+    storageState: process.env.E2E_STORAGE_STATE,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions,

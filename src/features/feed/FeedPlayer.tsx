@@ -1,8 +1,9 @@
-import { useAtom, useAtomValue } from 'jotai';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { type PointerEvent, useCallback, useEffect, useMemo, useRef, useState, type WheelEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Video } from '../../contract';
 import { preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
+import { showToastAtom } from '../../state/toast';
 import { MoreSheet, RateSheet, shareVideo } from './ActionSheets';
 import { FeedSlot, type SlotAction } from './FeedSlot';
 import { feedIndexAtom, feedLoadingMoreAtom } from './feedAtoms';
@@ -139,17 +140,13 @@ export function FeedPlayer({
   }, [coachStep, current, setCoachStep]);
 
   const [sheet, setSheet] = useState<{ kind: SlotAction | 'report'; video: Video } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => setNotice(null), 3000);
-    return () => clearTimeout(timer);
-  }, [notice]);
+  const showToast = useSetAtom(showToastAtom);
   const onAction = useCallback((kind: SlotAction, video: Video) => setSheet({ kind, video }), []);
   const closeSheet = () => setSheet(null);
-  const done = (message: string | null) => {
+  // Spec §9 toasts: a confirmation goes in 1.5 s; 'Report sent' closes a long form, so it stays 3 s.
+  const done = (message: string | null, long = false) => {
     setSheet(null);
-    if (message) setNotice(message);
+    if (message) showToast(message, { long });
   };
   const guest = useIsGuest();
 
@@ -240,11 +237,6 @@ export function FeedPlayer({
           </button>
         </div>
       )}
-      {notice && (
-        <p className="feed-notice" role="status">
-          {notice}
-        </p>
-      )}
       {sheet?.kind === 'more' && (
         <MoreSheet
           onClose={closeSheet}
@@ -255,7 +247,12 @@ export function FeedPlayer({
         />
       )}
       {sheet?.kind === 'report' && (
-        <ReportSheet videoId={sheet.video.id} guest={guest} onClose={closeSheet} onSent={done} />
+        <ReportSheet
+          videoId={sheet.video.id}
+          guest={guest}
+          onClose={closeSheet}
+          onSent={(message) => done(message, true)}
+        />
       )}
       {sheet?.kind === 'rate' && (
         <RateSheet video={sheet.video} guest={guest} onClose={closeSheet} onRated={done} />
