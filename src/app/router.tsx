@@ -18,6 +18,9 @@ const FeedScreen = lazy(() => import('../features/feed/FeedScreen').then((m) => 
 const PlaceholderScreen = lazy(() =>
   import('./PlaceholderScreen').then((m) => ({ default: m.PlaceholderScreen })),
 );
+const DiscoverScreen = lazy(() =>
+  import('../features/discover/DiscoverScreen').then((m) => ({ default: m.DiscoverScreen })),
+);
 const CreatorPromo = lazy(() => import('./CreatorPromo').then((m) => ({ default: m.CreatorPromo })));
 
 const placeholder = (path: string, title: ScreenTitle): RouteObject => ({
@@ -59,7 +62,7 @@ export const routes: RouteObject[] = [
           feed('tag/:slug/recommended/:videoId', 'tag-video'),
           feed('tag/:slug/videos/:id', 'tag-video'),
 
-          placeholder('discover', 'Discover'),
+          { path: 'discover', element: <DiscoverScreen /> },
           feed('discover/category/:category/feed', 'category'),
           feed('discover/webcam-site/:site/feed', 'webcam-site'),
 

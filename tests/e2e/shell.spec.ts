@@ -149,3 +149,25 @@ test.describe('login wrapper', () => {
     await expect(page.getByRole('link', { name: 'Get started' })).toBeVisible();
   });
 });
+test.describe('tabs and back buttons', () => {
+  test('a back button on an entry page goes home; any tab but home forgets the selected video', async ({
+    page,
+  }) => {
+    await page.goto('/page/dmca');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page).toHaveURL(/\/$/);
+
+    await page.goto('/discover');
+    const tile = page.locator('.carousel .video-tile[aria-label]').first();
+    const title = await tile.getAttribute('aria-label');
+    await tile.click();
+    await expect(page).toHaveURL(/\/discover\/category\/[a-z-]+\/feed$/);
+    await expect(page.locator('[role=feed] article[aria-hidden=false]')).toHaveAttribute(
+      'aria-label',
+      title ?? '',
+    );
+    expect(await readKv(page, 'currentVideo')).toMatchObject({ id: expect.any(Number) });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Channels' }).click();
+    await expect.poll(() => readKv(page, 'currentVideo')).toBeNull();
+  });
+});

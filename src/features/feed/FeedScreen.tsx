@@ -23,8 +23,8 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   const tags = useAtomValue(preferenceSelectedTagsAtom);
   const gender = useAtomValue(preferencesCategoryAtom);
   // Home follows the viewer's gender preference (default 'm') and selected tags; other feeds take their
-  // query from the URL.
-  const query = route === 'home' ? homeQuery(gender, tags) : search.toString();
+  // query from the URL, and category and cam-site feeds the preferred gender too (spec §7: gender={list}).
+  const query = route === 'home' ? homeQuery(gender, tags) : feedQuery(route, search, gender);
   const source = feedSource(route, params, query);
   const start = (location.state as { feed?: FeedStart } | null)?.feed;
   const { list, loadMore, retry } = useFeedList(source, start, generation);
@@ -96,9 +96,18 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   );
 }
 
+function feedQuery(route: FeedRoute, search: URLSearchParams, gender: string): string {
+  const params = new URLSearchParams(search);
+  if ((route === 'category' || route === 'webcam-site') && !params.has('gender') && GENDER.test(gender))
+    params.set('gender', gender);
+  return params.toString();
+}
+
+const GENDER = /^[mt](,[mt])?$/;
+
 function homeQuery(gender: string, tags: { id: number }[]): string {
   const params = new URLSearchParams();
-  if (/^[mt](,[mt])?$/.test(gender)) params.set('gender', gender);
+  if (GENDER.test(gender)) params.set('gender', gender);
   if (tags.length > 0) params.set('tags', tags.map((t) => t.id).join(','));
   return params.toString();
 }

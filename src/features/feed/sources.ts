@@ -1,5 +1,5 @@
 import type { Params } from 'react-router';
-import type { Video } from '../../contract';
+import { discoverGroups, type Video } from '../../contract';
 
 /** Where a feed starts: the first page's URL, its title, and an optional list handed over by the screen before. */
 export interface FeedSource {
@@ -58,7 +58,8 @@ export function feedSource(route: FeedRoute, params: Params, query = ''): FeedSo
       return {
         key: `category:${params.category}`,
         firstUrl: `/v1/discover/category/${enc(params.category ?? '')}/videos${q}`,
-        title: titleCase(params.category),
+        // Spec §2: titled from a category-name lookup; the discover carousels are categories too.
+        title: discoverGroups.find((g) => g.slug === params.category)?.title ?? titleCase(params.category),
       };
     case 'webcam-site':
       return {
