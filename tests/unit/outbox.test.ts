@@ -126,6 +126,44 @@ describe('outbox', () => {
     expect(received.at(-1)?.key).toBe(before?.id);
   });
 
+  it('replays at once on a fresh chance (online, visible, sync) whatever back-off was pending', async () => {
+    const outbox = await load();
+    offline();
+    await outbox.enqueue('video-view', { video_id: 21 });
+    await outbox.flush();
+    const [waiting] = await outbox.pending();
+    expect(waiting?.notBefore).toBeGreaterThan(Date.now());
+    online();
+    await outbox.retryNow();
+    expect(await outbox.pending()).toEqual([]);
+    expect(received.at(-1)?.key).toBe(waiting?.id);
+  });
+
+  it("lets a sender hold what it cannot send (the service worker and a user's entry): order and attempts stay", async () => {
+    const outbox = await load();
+    offline();
+    await outbox.enqueue('video-like', { video_id: 31, type: 'add', user_id: 4 }, 'like:31');
+    await outbox.enqueue('video-view', { video_id: 32 });
+    online();
+    const before = (await outbox.pending()).map((e) => [e.body.video_id, e.attempts]);
+    const later = () => Date.now() + 60 * 60_000;
+    const sentByWorker: number[] = [];
+    await outbox.flush(later, async (entry) => {
+      if (entry.body.user_id !== undefined) return 'held';
+      sentByWorker.push(entry.body.video_id as number);
+      return 'sent';
+    });
+    // Held at the user's like: the guest view behind it waits too, so it cannot overtake, and nothing
+    // counts as a failed attempt.
+    expect(sentByWorker).toEqual([]);
+    expect((await outbox.pending()).map((e) => [e.body.video_id, e.attempts])).toEqual(before);
+    // The page, which holds the token, sends both in order.
+    received = [];
+    await outbox.flush(later);
+    expect(received.map((r) => r.body.video_id)).toEqual([31, 32]);
+    expect(await outbox.pending()).toEqual([]);
+  });
+
   it('backs off exponentially up to five minutes, with jitter', async () => {
     const { backoffMs } = await load();
     const mid = () => 0.5;
