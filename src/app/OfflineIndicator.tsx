@@ -3,7 +3,7 @@ import { onlineAtom } from '../state/network';
 import { OfflineIcon } from '../ui/icons';
 
 /**
- * A small pill while the device is offline: what is on screen comes from the device, and likes and views
+ * A status strip while the device is offline: what is on screen comes from the device, and likes and views
  * are kept to be sent later, so the app stays usable and says why nothing new loads.
  */
 export function OfflineIndicator() {
@@ -12,7 +12,7 @@ export function OfflineIndicator() {
   return (
     <p className="offline-pill" role="status">
       <OfflineIcon />
-      <span>Offline · your likes and views are saved</span>
+      <span>You're offline · likes and views are saved</span>
     </p>
   );
 }

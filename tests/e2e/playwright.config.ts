@@ -33,8 +33,9 @@ export default defineConfig({
     },
     {
       name: 'wide',
-      // The feed acceptance is a phone scenario; the wide layout has its own spec.
-      testIgnore: /feed-routes\.spec\.ts/,
+      // The feed acceptance and the offline / install scenarios are phone scenarios; the wide layout has its
+      // own spec.
+      testIgnore: /(feed-routes|offline|pwa)\.spec\.ts/,
       use: { browserName: 'chromium', viewport: { width: 1440, height: 900 }, launchOptions },
     },
   ],

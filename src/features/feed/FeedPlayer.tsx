@@ -2,6 +2,7 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { type PointerEvent, useCallback, useEffect, useMemo, useRef, useState, type WheelEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Video } from '../../contract';
+import { onlineAtom } from '../../state/network';
 import { preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
 import { showToastAtom } from '../../state/toast';
 import { MoreSheet, RateSheet, shareVideo } from './ActionSheets';
@@ -132,6 +133,8 @@ export function FeedPlayer({
   const dragY = drag?.axis === 'y' ? dragOffset(drag.dy, current, videos.length) : 0;
   const dragX = drag?.axis === 'x' ? Math.min(0, drag.dx) / 3 : 0;
   const onSkip = useCallback(() => go(1), [go]);
+  // Offline every video fails alike: skipping would race through the whole list, so it stays put.
+  const online = useAtomValue(onlineAtom);
   const autoscroll = useAtomValue(preferenceAutoscrollAtom);
   const [coachStep, setCoachStep] = useAtom(tutorialStepAtom);
   // Each hint goes once the viewer has done what it teaches, or taps it away.
@@ -212,7 +215,7 @@ export function FeedPlayer({
             }}
             instant={jumped[i] || drag?.axis === 'y'}
             tapSignal={slot.offset === 0 ? tapSignal : 0}
-            onFail={slot.offset === 0 ? onSkip : undefined}
+            onFail={slot.offset === 0 && online ? onSkip : undefined}
             onEnded={onSkip}
             onAction={onAction}
             autoscroll={autoscroll}
