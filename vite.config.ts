@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
@@ -9,6 +13,36 @@ const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8081'}`;
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
+
+/**
+ * Writes .br and .gz next to every text asset of the build, which the server sends as is
+ * (@fastify/static preCompressed): the best compression at no cost per request. The service worker is built
+ * after this runs and stays plain (it is small and revalidated on every visit).
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'shortcams:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
+      for (const entry of entries) {
+        if (!entry.isFile() || !/\.(?:js|css|html|svg|webmanifest|json)$/.test(entry.name)) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const bytes = await readFile(file);
+        if (bytes.length < 1024 || entry.name === 'sw.js') continue;
+        await writeFile(
+          `${file}.br`,
+          brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
+        await writeFile(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+      }
+    },
+  };
+}
 
 export default defineConfig({
   define: {
@@ -33,6 +67,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   server: {
     proxy: {

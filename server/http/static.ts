@@ -6,7 +6,8 @@ import { messages } from '../../src/contract/messages';
 
 /** Hashed build output never changes under the same name; everything else must be revalidated. */
 function distCacheControl(filePath: string): string {
-  const name = path.basename(filePath);
+  // index.html.br is index.html: the precompressed twin gets the headers of the file it stands for.
+  const name = path.basename(filePath).replace(/\.(?:br|gz)$/, '');
   if (filePath.includes(`${path.sep}assets${path.sep}`)) return 'public, max-age=31536000, immutable';
   if (
     name.endsWith('.html') ||
@@ -52,9 +53,12 @@ export async function installStatic(app: FastifyInstance, opts: { mediaRoot: str
       prefix: '/',
       // "/" is the shell itself; served through setHeaders like any .html, so it is never cached stale.
       index: ['index.html'],
+      // The build writes .br and .gz twins (vite.config.ts); they go out to clients that accept them.
+      preCompressed: true,
       cacheControl: false,
       setHeaders(res, filePath) {
         res.setHeader('Cache-Control', distCacheControl(filePath));
+        res.setHeader('Vary', 'Accept-Encoding');
         if (filePath.endsWith('sw.js')) res.setHeader('Service-Worker-Allowed', '/');
       },
     });
@@ -63,7 +67,11 @@ export async function installStatic(app: FastifyInstance, opts: { mediaRoot: str
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (hasDist && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(url)) {
-      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', opts.distDir);
+      return reply
+        .header('Cache-Control', 'no-cache')
+        .header('Vary', 'Accept-Encoding')
+        .type('text/html')
+        .sendFile('index.html', opts.distDir);
     }
     return reply.status(404).send({ message: messages.server.notFound });
   });
