@@ -1,8 +1,9 @@
 import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { router } from './app/router';
+import { BrowserRouter } from 'react-router';
+import { ErrorBoundary } from './app/RouteError';
+import { AppRoutes } from './app/router';
 import { startOutbox } from './offline/sync';
 import { listenForInstallPrompt } from './state/install';
 import { hydratePersisted } from './state/persisted';
@@ -13,6 +14,10 @@ import './app/app.css';
 
 listenForInstallPrompt(appStore);
 
+// The home feed is what most visits open: its code starts downloading now, beside the device's
+// preferences, instead of after the first render asks for it.
+if (window.location.pathname === '/') void import('./features/feed/HomeScreen').catch(() => undefined);
+
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
@@ -22,7 +27,11 @@ await hydratePersisted(appStore).catch(() => undefined);
 createRoot(root).render(
   <StrictMode>
     <Provider store={appStore}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <ErrorBoundary>
+          <AppRoutes />
+        </ErrorBoundary>
+      </BrowserRouter>
     </Provider>
   </StrictMode>,
 );

@@ -1,16 +1,19 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { type ComponentType, Suspense, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { trackEvent } from '../api/tracking';
 import { ageConfirmedAtom, currentVideoAtom } from '../state/preferences';
 import { CompassIcon, HomeIcon, MenuIcon, PlusIcon, TvIcon, UserIcon } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
 import { ToastHost } from '../ui/Toast';
-import { AgeGate } from './AgeGate';
 import { LIVE_CAMS_URL } from './config';
-import { Drawer } from './Drawer';
 import { OfflineIndicator } from './OfflineIndicator';
+import { ErrorBoundary } from './RouteError';
 import { UpdateToast } from './UpdateToast';
+
+// Both are off the first screen's path: the gate shows once per device, the menu when asked for.
+const AgeGate = lazy(() => import('./AgeGate').then((m) => ({ default: m.AgeGate })));
+const Drawer = lazy(() => import('./Drawer').then((m) => ({ default: m.Drawer })));
 
 interface Tab {
   to: string;
@@ -40,21 +43,29 @@ export function AppLayout() {
   const [homeGeneration, setHomeGeneration] = useState(0);
   const key = pathname === '/' ? `home-${homeGeneration}` : 'screen';
   const [menuOpen, setMenuOpen] = useState(false);
+  // Mounted from the first open on, so that later opens (and the closing) need no loading.
+  const [menuUsed, setMenuUsed] = useState(false);
   const clearSelection = useSetAtom(currentVideoAtom);
   const ageConfirmed = useAtomValue(ageConfirmedAtom);
 
   // Nothing of an adult site shows before the 18+ answer; the terms and policy it links to may be read.
   if (!ageConfirmed && !pathname.startsWith('/page/')) {
-    return <AgeGate />;
+    return (
+      <Suspense fallback={<Spinner fill />}>
+        <AgeGate />
+      </Suspense>
+    );
   }
 
   return (
     <div className="app">
       <OfflineIndicator />
       <main className="app-main">
-        <Suspense key={key} fallback={<Spinner fill />}>
-          <Outlet />
-        </Suspense>
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense key={key} fallback={<Spinner fill />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
 
       <a
@@ -75,11 +86,18 @@ export function AppLayout() {
         aria-label="Menu"
         aria-haspopup="dialog"
         aria-expanded={menuOpen}
-        onClick={() => setMenuOpen(true)}
+        onClick={() => {
+          setMenuUsed(true);
+          setMenuOpen(true);
+        }}
       >
         <MenuIcon />
       </button>
-      <Drawer open={menuOpen} onClose={() => setMenuOpen(false)} />
+      {menuUsed && (
+        <Suspense fallback={null}>
+          <Drawer open={menuOpen} onClose={() => setMenuOpen(false)} />
+        </Suspense>
+      )}
 
       <nav className="tabbar" aria-label="Main">
         {tabs.map(({ to, label, Icon }) => (
