@@ -16,7 +16,9 @@ test.describe('discover', () => {
       await expect(page.getByRole('heading', { name: 'Live Creators' })).toBeVisible();
 
     const carousel = page.getByRole('region', { name: 'Most viewed all time' });
-    await expect(carousel.getByRole('link', { name: api.videos.viewed_all_time[0].title })).toBeVisible();
+    await expect(
+      carousel.getByRole('link', { name: api.videos.viewed_all_time[0].title, exact: true }),
+    ).toBeVisible();
     const thumb = carousel.locator('img').first();
     await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     // Spec §9: a 'More Videos' tile once a carousel holds 10.
@@ -25,7 +27,7 @@ test.describe('discover', () => {
 
     // The third video opens the carousel's feed at that video, titled from the category lookup.
     const third = api.videos.viewed_all_time[2];
-    await carousel.getByRole('link', { name: third.title }).click();
+    await carousel.getByRole('link', { name: third.title, exact: true }).click();
     await expect(page).toHaveURL(/\/discover\/category\/most-viewed-all-time\/feed$/);
     await expect(page.getByRole('heading', { name: 'Most viewed all time' })).toBeVisible();
     await expect(current(page)).toHaveAttribute('aria-label', third.title);

@@ -106,7 +106,7 @@ test.describe('offline', () => {
     expect((await discoverAnswer).fromServiceWorker()).toBe(true);
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await expect(page.getByText("You're offline · likes and views are saved")).toBeVisible();
-    await expect(carousel.getByRole('link', { name: list[0]?.title })).toBeVisible();
+    await expect(carousel.getByRole('link', { name: list[0]?.title, exact: true })).toBeVisible();
     const thumbs = carousel.locator('img');
     for (let i = 0; i < 3; i++) {
       await thumbs.nth(i).scrollIntoViewIfNeeded();
@@ -116,7 +116,7 @@ test.describe('offline', () => {
     }
 
     // Into the carousel's feed: the list travels with the tap, so the feed needs no network.
-    await carousel.getByRole('link', { name: list[0]?.title }).click();
+    await carousel.getByRole('link', { name: list[0]?.title, exact: true }).click();
     await expect(current(page)).toHaveAttribute('aria-label', list[0]?.title ?? '');
     for (const _ of [0, 1]) await page.getByRole('button', { name: 'Got it' }).click();
     for (let i = 0; i < 10; i++) {
@@ -149,7 +149,7 @@ test.describe('offline', () => {
     await closeRatingPrompt(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discover' }).click();
     await page.reload();
-    await expect(carousel.getByRole('link', { name: list[0]?.title })).toBeVisible();
+    await expect(carousel.getByRole('link', { name: list[0]?.title, exact: true })).toBeVisible();
     expect((await outbox(page)).map((e) => e.id).sort()).toEqual(queued.map((e) => e.id).sort());
     expect(await readKv(page, 'likedVideos')).toEqual(ids.slice(0, 5));
 
@@ -188,7 +188,7 @@ test.describe('offline', () => {
       return route.fulfill({ status: 503, json: { message: 'Service Unavailable' } });
     });
     const carousel = page.getByRole('region', { name: 'Most viewed all time' });
-    await carousel.getByRole('link', { name: list[0]?.title }).click();
+    await carousel.getByRole('link', { name: list[0]?.title, exact: true }).click();
     for (const _ of [0, 1]) await page.getByRole('button', { name: 'Got it' }).click();
     for (let i = 0; i < 3; i++) {
       await expect(current(page)).toHaveAttribute('aria-posinset', String(i + 1));
