@@ -79,6 +79,8 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: true,
+    // dist/.vite/manifest.json: which chunks a route pulls in, for the bundle-size bench.
+    manifest: true,
     rolldownOptions: {
       output: {
         // The libraries every screen needs travel as one file: a dozen tiny shared chunks cost more gzipped

@@ -2,12 +2,14 @@
 import os from 'node:os';
 import { feedBench } from './feed.bench';
 import { playerBench } from './player.bench';
+import { pwaBench } from './pwa.bench';
 import { startupBench } from './startup.bench';
 
 const benches: [string, () => Promise<Record<string, string>>][] = [
   ['startup', startupBench],
   ['home feed throughput', feedBench],
   ['feed player in Chromium', playerBench],
+  ['PWA shell: bundle, Lighthouse, offline reload', pwaBench],
 ];
 
 // `npm run bench -- feed` runs only the benchmarks whose name contains "feed".
