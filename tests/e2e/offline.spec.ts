@@ -132,6 +132,8 @@ test.describe('offline', () => {
         .toBe(i + 1);
       if (i < 9) {
         await closeRatingPrompt(page);
+        // Keys move at most one video per 500 ms (spec §9 throttle).
+        await page.waitForTimeout(600);
         await page.keyboard.press('PageDown');
       }
     }
@@ -202,6 +204,8 @@ test.describe('offline', () => {
         .toBe(i + 1);
       if (i < 2) {
         await closeRatingPrompt(page);
+        // Keys move at most one video per 500 ms (spec §9 throttle).
+        await page.waitForTimeout(600);
         await page.keyboard.press('PageDown');
       }
     }
