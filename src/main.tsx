@@ -2,27 +2,36 @@ import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { discoverGender, prefetchDiscover } from './api/discover';
+import { prefetchFeedPage } from './api/videos';
 import { ErrorBoundary } from './app/RouteError';
-import { AppRoutes } from './app/router';
+import { AppRoutes, preloadEntryScreen } from './app/router';
+import { homeQuery } from './features/feed/sources';
 import { startOutbox } from './offline/sync';
 import { listenForInstallPrompt } from './state/install';
 import { hydratePersisted } from './state/persisted';
-import './state/preferences';
+import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from './state/preferences';
 import { appStore } from './state/store';
 import { swUpdateAtom } from './state/sw';
 import './app/app.css';
 
 listenForInstallPrompt(appStore);
 
-// The home feed is what most visits open: its code starts downloading now, beside the device's
-// preferences, instead of after the first render asks for it.
-if (window.location.pathname === '/') void import('./features/feed/HomeScreen').catch(() => undefined);
+preloadEntryScreen(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
 // The device's preferences first (a few ms of IndexedDB), so no screen renders with defaults and then flips.
 await hydratePersisted(appStore).catch(() => undefined);
+
+// The first screen's data is asked for now, beside the screen's code, not after the first render asks.
+if (window.location.pathname === '/discover')
+  prefetchDiscover(discoverGender(appStore.get(preferencesCategoryAtom)));
+if (window.location.pathname === '/') {
+  const query = homeQuery(appStore.get(preferencesCategoryAtom), appStore.get(preferenceSelectedTagsAtom));
+  prefetchFeedPage(`/v1/videos${query ? `?${query}` : ''}`);
+}
 
 createRoot(root).render(
   <StrictMode>

@@ -7,9 +7,33 @@ import {
 import { apiFetch } from './http';
 import { toQuery } from './query';
 
+const GENDER = /^[mt](,[mt])?$/;
+
+/** The gender filter of a preferencesCategory value, or none when it is not a valid one. */
+export const discoverGender = (category: string) => (GENDER.test(category) ? category : undefined);
+
+let early: { url: string; answer: Promise<DiscoverResponse> } | undefined;
+
+/**
+ * Starts GET /v1/discover at app start when the app opens on /discover, beside the screen's own code
+ * download; the screen's first load takes this answer over instead of asking again.
+ */
+export function prefetchDiscover(gender: string | undefined) {
+  const url = `/v1/discover${toQuery({ gender })}`;
+  const answer = apiFetch(url, { schema: discoverResponseSchema });
+  answer.catch(() => undefined);
+  early = { url, answer };
+}
+
 /** GET /v1/discover: the same for every viewer of a gender choice; the service worker keeps a copy. */
 export function fetchDiscover(gender: string | undefined, signal?: AbortSignal): Promise<DiscoverResponse> {
-  return apiFetch(`/v1/discover${toQuery({ gender })}`, { schema: discoverResponseSchema, signal });
+  const url = `/v1/discover${toQuery({ gender })}`;
+  if (early?.url === url) {
+    const { answer } = early;
+    early = undefined;
+    return answer;
+  }
+  return apiFetch(url, { schema: discoverResponseSchema, signal });
 }
 
 /**

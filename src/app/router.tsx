@@ -5,7 +5,9 @@ import type { ScreenTitle } from './PlaceholderScreen';
 import { RequireAuth } from './RequireAuth';
 
 // Every screen is its own chunk: the shell ships only the layout, and a screen costs bytes when opened.
-const HomeScreen = lazy(() => import('../features/feed/HomeScreen').then((m) => ({ default: m.HomeScreen })));
+const loadHome = () => import('../features/feed/HomeScreen');
+const loadDiscover = () => import('../features/discover/DiscoverScreen');
+const HomeScreen = lazy(() => loadHome().then((m) => ({ default: m.HomeScreen })));
 const ProfileScreen = lazy(() =>
   import('../features/profile/ProfileScreen').then((m) => ({ default: m.ProfileScreen })),
 );
@@ -17,9 +19,17 @@ const FeedScreen = lazy(() => import('../features/feed/FeedScreen').then((m) => 
 const PlaceholderScreen = lazy(() =>
   import('./PlaceholderScreen').then((m) => ({ default: m.PlaceholderScreen })),
 );
-const DiscoverScreen = lazy(() =>
-  import('../features/discover/DiscoverScreen').then((m) => ({ default: m.DiscoverScreen })),
-);
+const DiscoverScreen = lazy(() => loadDiscover().then((m) => ({ default: m.DiscoverScreen })));
+
+/**
+ * The two screens most visits open (the home feed, and discover from a home-screen shortcut or a link):
+ * their code starts downloading at once, beside the device's preferences, rather than after the first render
+ * asks for it.
+ */
+export function preloadEntryScreen(pathname: string) {
+  const load = pathname === '/' ? loadHome : pathname === '/discover' ? loadDiscover : undefined;
+  void load?.().catch(() => undefined);
+}
 const CreatorPromo = lazy(() => import('./CreatorPromo').then((m) => ({ default: m.CreatorPromo })));
 
 const placeholder = (path: string, title: ScreenTitle): RouteObject => ({

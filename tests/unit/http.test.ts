@@ -62,4 +62,48 @@ describe('api client', () => {
     expect(seen[2]?.auth).toBe('Bearer tok');
     expect(seen[2]?.body).toEqual({ video_id: 3 });
   });
+
+  it('hands a discover request started at app start to the screen, once, for the same gender only', async () => {
+    const urls: string[] = [];
+    const body = {
+      liveUsers: [],
+      latestUsers: [],
+      webcam_sites: [],
+      videos: { liked_weekly: [], liked_all_time: [], viewed_weekly: [], viewed_all_time: [] },
+    };
+    vi.stubGlobal('fetch', async (url: string) => {
+      urls.push(url);
+      return new Response(JSON.stringify(body), { status: 200 });
+    });
+    const { discoverGender, fetchDiscover, prefetchDiscover } = await import('../../src/api/discover');
+    expect([discoverGender('m,t'), discoverGender('x')]).toEqual(['m,t', undefined]);
+    prefetchDiscover('m');
+    await fetchDiscover('m');
+    expect(urls).toHaveLength(1);
+    // Taken over once: a later load (retry, return to the screen) asks again, as does another gender.
+    await fetchDiscover('m');
+    await fetchDiscover('t');
+    expect(urls.map((u) => u.replace(/[?&]guest_id=[^&]+/, ''))).toEqual([
+      '/v1/discover?gender=m',
+      '/v1/discover?gender=m',
+      '/v1/discover?gender=t',
+    ]);
+  });
+
+  it("hands the home feed's first page started at app start to the feed, and the feed can still cancel it", async () => {
+    let calls = 0;
+    vi.stubGlobal('fetch', async () => {
+      calls++;
+      return new Response(JSON.stringify({ data: [], links: { next: null } }), { status: 200 });
+    });
+    const { fetchFeedPage, prefetchFeedPage } = await import('../../src/api/videos');
+    prefetchFeedPage('/v1/videos?gender=m');
+    expect(await fetchFeedPage('/v1/videos?gender=m')).toEqual({ data: [], links: { next: null } });
+    expect(calls).toBe(1);
+    prefetchFeedPage('/v1/videos?gender=t');
+    const controller = new AbortController();
+    const taken = fetchFeedPage('/v1/videos?gender=t', controller.signal);
+    controller.abort();
+    await expect(taken).rejects.toMatchObject({ name: 'AbortError' });
+  });
 });

@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { fetchDiscover } from '../../api/discover';
+import { discoverGender, fetchDiscover } from '../../api/discover';
 import { ApiError } from '../../api/http';
 import { useRequest } from '../../api/useRequest';
 import { type DiscoverResponse, discoverGroups, type SearchResponse } from '../../contract';
@@ -14,12 +14,10 @@ import { useDiscoverSearch } from './useDiscoverSearch';
 import { VideoTile } from './VideoTile';
 import './discover.css';
 
-const GENDER = /^[mt](,[mt])?$/;
-
 /** /discover (spec §2): search, creators live and new, cam sites, and the four ranked carousels. */
 export function DiscoverScreen() {
   const category = useAtomValue(preferencesCategoryAtom);
-  const gender = GENDER.test(category) ? category : undefined;
+  const gender = discoverGender(category);
   const discover = useRequest(`discover:${gender ?? ''}`, (signal) => fetchDiscover(gender, signal));
   const [text, setText] = useState('');
   const search = useDiscoverSearch(text);

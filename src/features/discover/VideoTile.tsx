@@ -39,6 +39,8 @@ export function VideoTile({
             width="180"
             height="320"
             loading={eager ? 'eager' : 'lazy'}
+            // The first tiles are the largest paint of the page: fetched before anything else below the fold.
+            fetchPriority={eager ? 'high' : 'auto'}
             decoding="async"
           />
         )}

@@ -8,7 +8,7 @@ import { useAdPlacements } from './ads';
 import { FeedPlayer } from './FeedPlayer';
 import { feedIndexAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
-import { type FeedRoute, type FeedStart, feedSource } from './sources';
+import { type FeedRoute, type FeedStart, feedSource, homeQuery } from './sources';
 import { useFeedList } from './useFeedList';
 import { useMediaQuery, WIDE_QUERY } from './useMediaQuery';
 import './feed.css';
@@ -110,10 +110,3 @@ function feedQuery(route: FeedRoute, search: URLSearchParams, gender: string): s
 }
 
 const GENDER = /^[mt](,[mt])?$/;
-
-function homeQuery(gender: string, tags: { id: number }[]): string {
-  const params = new URLSearchParams();
-  if (GENDER.test(gender)) params.set('gender', gender);
-  if (tags.length > 0) params.set('tags', tags.map((t) => t.id).join(','));
-  return params.toString();
-}

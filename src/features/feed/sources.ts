@@ -32,6 +32,14 @@ export type FeedRoute =
 
 const enc = encodeURIComponent;
 
+/** The home feed's query: the viewer's gender preference (when valid) and selected tags. */
+export function homeQuery(gender: string, tags: { id: number }[]): string {
+  const params = new URLSearchParams();
+  if (/^[mt](,[mt])?$/.test(gender)) params.set('gender', gender);
+  if (tags.length > 0) params.set('tags', tags.map((t) => t.id).join(','));
+  return params.toString();
+}
+
 export const titleCase = (text = '') => text.replace(/[-_]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** Maps a feed route of spec §2 to its list call of spec §7. */
