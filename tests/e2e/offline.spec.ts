@@ -52,6 +52,16 @@ const cacheSize = (page: Page, part: string) =>
     return n;
   }, part);
 
+/**
+ * The rating prompt opens by itself after a random 2 to 5 videos, possibly between two steps of a test:
+ * whenever it stands in the way of a click, it is dismissed first.
+ */
+async function dismissRatingPromptWhenItShows(page: Page) {
+  await page.addLocatorHandler(page.getByRole('dialog', { name: 'Rate this video' }), async () => {
+    await page.keyboard.press('Escape');
+  });
+}
+
 async function closeRatingPrompt(page: Page) {
   const prompt = page.getByRole('dialog', { name: 'Rate this video' });
   if (await prompt.isVisible()) {
@@ -91,6 +101,7 @@ test.describe('offline', () => {
     request,
   }) => {
     test.setTimeout(240_000);
+    await dismissRatingPromptWhenItShows(page);
     const list = await openDiscover(page);
     const carousel = page.getByRole('region', { name: 'Most viewed all time' });
     // First visit: the service worker takes over the page and keeps what it showed.
@@ -180,6 +191,7 @@ test.describe('offline', () => {
     request,
   }) => {
     test.setTimeout(180_000);
+    await dismissRatingPromptWhenItShows(page);
     const list = await openDiscover(page);
     const guestId = String(await readKv(page, 'guestId'));
     const before = await Promise.all(list.slice(0, 3).map((v) => counts(request, v.id, guestId)));
