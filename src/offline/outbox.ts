@@ -100,7 +100,11 @@ export function flush(now: () => number = Date.now, send = defaultSender): Promi
   flushing = (async () => {
     try {
       for (const entry of await pending()) {
-        if (entry.notBefore > now()) break;
+        if (entry.notBefore > now()) {
+          // Not due yet: come back when it is, whatever woke this flush (a new tap, a relayed sync).
+          scheduleRetry(entry.notBefore - now(), send);
+          break;
+        }
         try {
           if ((await send(entry)) === 'held') break;
           await del(entry.id, outboxDb());
@@ -110,8 +114,10 @@ export function flush(now: () => number = Date.now, send = defaultSender): Promi
             continue;
           }
           const attempts = entry.attempts + 1;
-          await set(entry.id, { ...entry, attempts, notBefore: now() + backoffMs(attempts) }, outboxDb());
-          scheduleRetry(backoffMs(attempts), send);
+          // One draw of the jittered delay for both: a timer earlier than notBefore would find nothing due.
+          const wait = backoffMs(attempts);
+          await set(entry.id, { ...entry, attempts, notBefore: now() + wait }, outboxDb());
+          scheduleRetry(wait, send);
           break;
         }
       }

@@ -1,22 +1,41 @@
 // The page's side of the outbox: entries go out through the API client (bearer for users, guest_id for
 // guests), and the queue is replayed whenever sending may work again.
-import { apiFetch } from '../api/http';
+import { ApiError, apiFetch } from '../api/http';
 import {
+  flush,
   OUTBOX_SYNC_MESSAGE,
   OUTBOX_SYNC_TAG,
   type OutboxSender,
-  onOutboxChange,
-  pending,
   retryNow,
   setOutboxSender,
 } from './outbox';
 
+/**
+ * Background Sync (Chromium): the service worker is woken when connectivity returns, even once the tab is
+ * closed. Asked for only when a send got no answer at all: a server that answers (5xx) is the back-off
+ * timer's business, and Chromium fires a registration at once while it believes it is online.
+ */
+function requestBackgroundSync() {
+  void navigator.serviceWorker?.ready
+    .then((registration) =>
+      (
+        registration as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }
+      ).sync?.register(OUTBOX_SYNC_TAG),
+    )
+    .catch(() => undefined);
+}
+
 export const sendThroughApi: OutboxSender = async (entry) => {
-  await apiFetch(`/v1/${entry.kind}`, {
-    method: 'POST',
-    body: entry.body,
-    headers: { 'Idempotency-Key': entry.id },
-  });
+  try {
+    await apiFetch(`/v1/${entry.kind}`, {
+      method: 'POST',
+      body: entry.body,
+      headers: { 'Idempotency-Key': entry.id },
+    });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 0) requestBackgroundSync();
+    throw error;
+  }
   return 'sent';
 };
 
@@ -24,8 +43,17 @@ export const sendThroughApi: OutboxSender = async (entry) => {
 setOutboxSender(sendThroughApi);
 
 /**
+ * The service worker relays a Background Sync to the open page, which holds the identity. The relay sends
+ * what is due and keeps the back-off: the worker's sync may fire while the server is still refusing.
+ */
+export function onWorkerMessage(data: unknown): Promise<void> | undefined {
+  if ((data as { type?: unknown } | null)?.type !== OUTBOX_SYNC_MESSAGE) return undefined;
+  return flush();
+}
+
+/**
  * Replays the outbox whenever sending may work again: now (app start), when the browser says it is
- * online, when the app comes back to the foreground, and when the service worker relays a Background Sync.
+ * online, and when the app comes back to the foreground: each a fresh chance that skips pending back-off.
  */
 export function startOutbox() {
   const replay = () => void retryNow();
@@ -35,20 +63,6 @@ export function startOutbox() {
     if (document.visibilityState === 'visible') replay();
   });
   navigator.serviceWorker?.addEventListener('message', (event: MessageEvent) => {
-    if ((event.data as { type?: string } | null)?.type === OUTBOX_SYNC_MESSAGE) replay();
+    void onWorkerMessage(event.data);
   });
-  // Background Sync (Chromium): while something waits, the service worker is woken when connectivity
-  // returns, even once the tab is closed. The browser keeps one registration per tag.
-  const requestSync = () =>
-    void pending()
-      .then(async (queue) => {
-        if (queue.length === 0 || !navigator.serviceWorker) return;
-        const registration = (await navigator.serviceWorker.ready) as ServiceWorkerRegistration & {
-          sync?: { register(tag: string): Promise<void> };
-        };
-        await registration.sync?.register(OUTBOX_SYNC_TAG);
-      })
-      .catch(() => undefined);
-  onOutboxChange(requestSync);
-  requestSync();
 }

@@ -231,7 +231,8 @@ test.describe('offline', () => {
       if (/\/v1\/video-(like|view)$/.test(res.url()) && res.ok())
         delivered.push(res.request().headers()['idempotency-key'] ?? '');
     });
-    await page.unroute(/\/v1\/video-(like|view)$/);
+    // Waits for refusals still in flight, so that none of them slips through to the server unseen.
+    await page.unrouteAll({ behavior: 'wait' });
     await expect.poll(async () => (await outbox(page)).length, { timeout: 90_000 }).toBe(0);
     await expect.poll(() => [...new Set(delivered)].sort()).toEqual(queued.map((e) => e.id).sort());
     for (const key of refused) expect(delivered).toContain(key);

@@ -164,6 +164,72 @@ describe('outbox', () => {
     expect(await outbox.pending()).toEqual([]);
   });
 
+  it('keeps the back-off when the service worker relays a Background Sync (no retry storm on 5xx)', async () => {
+    const outbox = await load();
+    const { onWorkerMessage } = await import('../../src/offline/sync');
+    answer = () => new Response('{"message":"down"}', { status: 503 });
+    await outbox.enqueue('video-view', { video_id: 41 });
+    await outbox.flush();
+    const tries = received.length;
+    expect(tries).toBeGreaterThanOrEqual(1);
+    for (let i = 0; i < 5; i++) await onWorkerMessage({ type: 'outbox-sync' });
+    expect(received).toHaveLength(tries);
+    expect(await onWorkerMessage({ type: 'something-else' })).toBeUndefined();
+    online();
+    await outbox.retryNow();
+    expect(await outbox.pending()).toEqual([]);
+  });
+
+  it('asks for Background Sync when a send gets no answer at all, not when the server answers', async () => {
+    const register = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'serviceWorker', {
+      configurable: true,
+      value: { ready: Promise.resolve({ sync: { register } }) },
+    });
+    try {
+      const { sendThroughApi } = await import('../../src/offline/sync');
+      const entry = {
+        id: 'k-1234567',
+        kind: 'video-view' as const,
+        body: { video_id: 1 },
+        seq: 1,
+        attempts: 0,
+        notBefore: 0,
+      };
+      answer = () => new Response('{"message":"down"}', { status: 503 });
+      await expect(sendThroughApi(entry)).rejects.toMatchObject({ status: 503 });
+      await new Promise((r) => setTimeout(r, 0));
+      expect(register).not.toHaveBeenCalled();
+      offline();
+      await expect(sendThroughApi(entry)).rejects.toMatchObject({ status: 0 });
+      await vi.waitFor(() => expect(register).toHaveBeenCalledWith('outbox'));
+    } finally {
+      Reflect.deleteProperty(navigator, 'serviceWorker');
+    }
+  });
+
+  it('retries on its own timer until the server takes it, with no other trigger', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const outbox = await load();
+      answer = () => new Response('{"message":"down"}', { status: 503 });
+      await outbox.enqueue('video-like', { video_id: 51, type: 'add' }, 'like:51');
+      await vi.waitFor(async () => expect((await outbox.pending())[0]?.attempts).toBe(1));
+      // A new tap while the first waits: nothing is due, and the wait is not forgotten.
+      await outbox.enqueue('video-view', { video_id: 52 });
+      const tries = received.length;
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(received.length).toBeGreaterThan(tries);
+      online();
+      for (let i = 0; i < 12 && (await outbox.pending()).length > 0; i++)
+        await vi.advanceTimersByTimeAsync(30_000);
+      expect(await outbox.pending()).toEqual([]);
+      expect(received.slice(-2).map((r) => r.body.video_id)).toEqual([51, 52]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('backs off exponentially up to five minutes, with jitter', async () => {
     const { backoffMs } = await load();
     const mid = () => 0.5;
