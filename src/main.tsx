@@ -1,14 +1,23 @@
 import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { router } from './app/router';
-import { startOutbox } from './offline/outbox';
+import { BrowserRouter } from 'react-router';
+import { discoverGender, prefetchDiscover } from './api/discover';
+import { prefetchFeedPage } from './api/videos';
+import { ErrorBoundary } from './app/RouteError';
+import { AppRoutes, preloadEntryScreen } from './app/router';
+import { homeQuery } from './features/feed/sources';
+import { startOutbox } from './offline/sync';
+import { listenForInstallPrompt } from './state/install';
 import { hydratePersisted } from './state/persisted';
-import './state/preferences';
+import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from './state/preferences';
 import { appStore } from './state/store';
 import { swUpdateAtom } from './state/sw';
 import './app/app.css';
+
+listenForInstallPrompt(appStore);
+
+preloadEntryScreen(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
@@ -16,10 +25,22 @@ if (!root) throw new Error('#root is missing from index.html');
 // The device's preferences first (a few ms of IndexedDB), so no screen renders with defaults and then flips.
 await hydratePersisted(appStore).catch(() => undefined);
 
+// The first screen's data is asked for now, beside the screen's code, not after the first render asks.
+if (window.location.pathname === '/discover')
+  prefetchDiscover(discoverGender(appStore.get(preferencesCategoryAtom)));
+if (window.location.pathname === '/') {
+  const query = homeQuery(appStore.get(preferencesCategoryAtom), appStore.get(preferenceSelectedTagsAtom));
+  prefetchFeedPage(`/v1/videos${query ? `?${query}` : ''}`);
+}
+
 createRoot(root).render(
   <StrictMode>
     <Provider store={appStore}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <ErrorBoundary>
+          <AppRoutes />
+        </ErrorBoundary>
+      </BrowserRouter>
     </Provider>
   </StrictMode>,
 );
@@ -29,6 +50,19 @@ startOutbox();
 
 // In development a service worker would serve stale modules over Vite's; it only exists in builds.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  // First visit: the worker takes this page over once installed (clientsClaim), but what the page fetched
+  // before went past it. Hand it the list so discover and thumbnails are in its caches for the next,
+  // possibly offline, visit. On later visits a controller exists from the start and this never runs.
+  if (!navigator.serviceWorker.controller) {
+    navigator.serviceWorker.addEventListener(
+      'controllerchange',
+      () => {
+        const urls = performance.getEntriesByType('resource').map((entry) => entry.name);
+        navigator.serviceWorker.controller?.postMessage({ type: 'WARM_CACHES', urls });
+      },
+      { once: true },
+    );
+  }
   void import('virtual:pwa-register').then(({ registerSW }) => {
     const updateSW = registerSW({
       // Prompt flow: the waiting worker only takes over when the user agrees, never mid-video. The outer arrow

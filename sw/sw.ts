@@ -1,5 +1,17 @@
+import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
+import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst, StaleWhileRevalidate, type Strategy } from 'workbox-strategies';
+import { getGuestId } from '../src/offline/kv';
+import {
+  flush,
+  OUTBOX_SYNC_MESSAGE,
+  OUTBOX_SYNC_TAG,
+  type OutboxSender,
+  pending,
+  SendError,
+} from '../src/offline/outbox';
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -14,8 +26,158 @@ registerRoute(
   }),
 );
 
-// Prompt flow: a new worker waits until the page, after the user agreed, asks it to take over. No
-// clientsClaim(): open tabs keep the version they started with until they reload.
+// Runtime caches. Bump CACHE_VERSION when what a cache holds changes shape: activation then drops every
+// runtime cache of an older version (workbox's own precache cleans up after itself).
+const CACHE_VERSION = 'v1';
+const CACHE_PREFIX = 'shortcams-';
+const CACHES = {
+  images: `${CACHE_PREFIX}images-${CACHE_VERSION}`,
+  discover: `${CACHE_PREFIX}discover-${CACHE_VERSION}`,
+  flags: `${CACHE_PREFIX}flags-${CACHE_VERSION}`,
+} as const;
+
+/** Only complete answers are worth keeping; cross-origin images without CORS arrive opaque (status 0). */
+const cacheable = (opaqueToo: boolean): WorkboxPlugin => ({
+  cacheWillUpdate: async ({ response }) =>
+    response.status === 200 || (opaqueToo && response.type === 'opaque') ? response : null,
+});
+
+/**
+ * The discover answer carries no per-viewer data, but the API client adds the guest id to every GET:
+ * without it in the key, one cached copy serves the device whoever is signed in.
+ */
+const withoutGuestId: WorkboxPlugin = {
+  cacheKeyWillBeUsed: async ({ request }) => {
+    const url = new URL(request.url);
+    if (!url.searchParams.has('guest_id')) return request;
+    url.searchParams.delete('guest_id');
+    return url.href;
+  },
+};
+
+const isMediaImage = (url: URL) =>
+  url.origin === self.location.origin &&
+  url.pathname.startsWith('/media/') &&
+  /\.(?:jpe?g|png|webp|avif)$/i.test(url.pathname);
+
+// Thumbnails, avatars and covers: their URLs change when the picture does (uploads get a new name), so
+// cache-first is safe. Bounded, and emptied first when the device runs out of space.
+const images = new CacheFirst({
+  cacheName: CACHES.images,
+  plugins: [
+    cacheable(false),
+    new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 7 * 24 * 3600, purgeOnQuotaError: true }),
+  ],
+});
+registerRoute(({ url }) => isMediaImage(url), images);
+
+// Discover: shown at once from the cache (also offline), refreshed behind it; the server's ETag makes
+// the refresh a 304 when nothing changed.
+const discover = new StaleWhileRevalidate({
+  cacheName: CACHES.discover,
+  plugins: [
+    withoutGuestId,
+    cacheable(false),
+    new ExpirationPlugin({ maxEntries: 8, maxAgeSeconds: 7 * 24 * 3600, purgeOnQuotaError: true }),
+  ],
+});
+const isDiscover = (url: URL) => url.origin === self.location.origin && url.pathname === '/v1/discover';
+registerRoute(({ url, request }) => request.method === 'GET' && isDiscover(url), discover);
+
+// Country flags (spec: 48x36 from an external flag service) never change.
+const FLAG_HOSTS = new Set(['flagcdn.com']);
+const flags = new CacheFirst({
+  cacheName: CACHES.flags,
+  plugins: [
+    cacheable(true),
+    new ExpirationPlugin({ maxEntries: 120, maxAgeSeconds: 90 * 24 * 3600, purgeOnQuotaError: true }),
+  ],
+});
+registerRoute(({ url }) => FLAG_HOSTS.has(url.hostname), flags);
+
+self.addEventListener('activate', (event) => {
+  const current = new Set<string>(Object.values(CACHES));
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names
+            .filter((name) => name.startsWith(CACHE_PREFIX) && !current.has(name))
+            .map((name) => caches.delete(name)),
+        ),
+      ),
+  );
+});
+
+// First install: take the open page at once, so what it shows on its very first visit (discover,
+// thumbnails) is cached from then on. Updates still wait for the user (prompt flow): a waiting worker only
+// activates on SKIP_WAITING, and the page reloads into it.
+clientsClaim();
+
+/** The strategy that caches a URL, for warming the caches with what the page loaded before we ran. */
+function strategyFor(url: URL): Strategy | undefined {
+  if (isMediaImage(url)) return images;
+  if (isDiscover(url)) return discover;
+  if (FLAG_HOSTS.has(url.hostname)) return flags;
+  return undefined;
+}
+
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const data = event.data as { type?: unknown; urls?: unknown } | null;
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+  // Sent by the page on its first visit, once we control it: what it fetched before that went straight
+  // to the network, so it is fetched again through the caches (mostly from the HTTP cache, no traffic).
+  if (data?.type === 'WARM_CACHES' && Array.isArray(data.urls)) {
+    const work = data.urls
+      .filter((u): u is string => typeof u === 'string')
+      .slice(0, 200)
+      .map(async (href) => {
+        const url = new URL(href, self.location.origin);
+        const strategy = strategyFor(url);
+        if (!strategy) return;
+        const mode = url.origin === self.location.origin ? 'same-origin' : 'no-cors';
+        await strategy.handle({ event, request: new Request(url.href, { mode }) }).catch(() => undefined);
+      });
+    event.waitUntil(Promise.all(work));
+  }
+});
+
+// Background Sync: connectivity is back. An open page replays its own outbox (it holds the user's token);
+// with no page open, guests' entries are sent from here and users' wait for the next visit.
+const sendAsGuest: OutboxSender = async (entry) => {
+  if (entry.body.user_id !== undefined) return 'held';
+  const guestId = await getGuestId();
+  let response: Response;
+  try {
+    response = await fetch(`/v1/${entry.kind}`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        'Idempotency-Key': entry.id,
+      },
+      body: JSON.stringify({ guest_id: guestId, ...entry.body }),
+    });
+  } catch {
+    throw new SendError(0);
+  }
+  if (!response.ok) throw new SendError(response.status);
+  return 'sent';
+};
+
+async function replayOutbox() {
+  const pages = await self.clients.matchAll({ type: 'window' });
+  if (pages.length > 0) {
+    for (const page of pages) page.postMessage({ type: OUTBOX_SYNC_MESSAGE });
+    return;
+  }
+  await flush(Date.now, sendAsGuest);
+  // Still waiting (server down, or a user's entries): failing the event makes the browser retry later.
+  if ((await pending()).some((e) => e.body.user_id === undefined)) throw new Error('outbox not empty');
+}
+
+self.addEventListener('sync', (event) => {
+  const sync = event as Event & { tag: string; waitUntil(promise: Promise<unknown>): void };
+  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(replayOutbox());
 });

@@ -11,10 +11,11 @@ import {
   searchBodySchema,
   searchQuerySchema,
 } from '../../src/contract';
+import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { parse } from '../http/validate';
-import { viewerOf } from '../http/viewer';
+import { type Viewer, viewerOf } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
 import { type VideoRow, viewerFlags, visibleTo } from './listing';
 import { presentVideos } from './present';
@@ -43,6 +44,54 @@ const cardOf = (storage: MediaStorage, u: typeof t.users.$inferSelect): CreatorC
   type: u.type === 'channel' ? 'channel' : 'model',
 });
 
+export type DiscoverGroup = keyof DiscoverResponse['videos'];
+
+/**
+ * One ranked group of the discover page: weekly groups count like / view rows of the last 7 days, all-time
+ * groups use the counters. Shared by GET /v1/discover (first 10) and the group's own feed, which pages
+ * through the same order (/v1/discover/category/{group slug}/videos).
+ */
+export async function rankedVideos(
+  db: Db,
+  viewer: Viewer,
+  gender: string | undefined,
+  group: DiscoverGroup,
+  limit: number,
+  offset: number,
+): Promise<VideoRow[]> {
+  const visible = and(...visibleTo(viewer, gender));
+  const weekly = async (table: typeof t.videoLikes | typeof t.videoViews) => {
+    const rows = await db
+      .select({ video: t.videos, n: sql<number>`count(*)::int`.as('n') })
+      .from(table)
+      .innerJoin(t.videos, eq(t.videos.id, table.videoId))
+      .where(and(visible, gt(table.createdAt, WEEK)))
+      .groupBy(t.videos.id)
+      .orderBy(desc(sql`n`), desc(t.videos.id))
+      .limit(limit)
+      .offset(offset);
+    return rows.map((r) => r.video);
+  };
+  const allTime = (counter: typeof t.videos.likeCount | typeof t.videos.viewCount) =>
+    db
+      .select()
+      .from(t.videos)
+      .where(and(visible, gt(counter, 0)))
+      .orderBy(desc(counter), desc(t.videos.id))
+      .limit(limit)
+      .offset(offset);
+  switch (group) {
+    case 'liked_weekly':
+      return weekly(t.videoLikes);
+    case 'viewed_weekly':
+      return weekly(t.videoViews);
+    case 'liked_all_time':
+      return allTime(t.videos.likeCount);
+    case 'viewed_all_time':
+      return allTime(t.videos.viewCount);
+  }
+}
+
 export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
   const card = (u: typeof t.users.$inferSelect) => cardOf(deps.storage, u);
@@ -63,24 +112,6 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
         .from(t.videos)
         .where(and(eq(t.videos.userId, t.users.id), publicVideo())),
     );
-    const visible = and(...visibleTo(viewer, query.gender));
-
-    const weekly = (table: typeof t.videoLikes | typeof t.videoViews) =>
-      db
-        .select({ video: t.videos, n: sql<number>`count(*)::int`.as('n') })
-        .from(table)
-        .innerJoin(t.videos, eq(t.videos.id, table.videoId))
-        .where(and(visible, gt(table.createdAt, WEEK)))
-        .groupBy(t.videos.id)
-        .orderBy(desc(sql`n`), desc(t.videos.id))
-        .limit(VIDEOS);
-    const allTime = (counter: typeof t.videos.likeCount | typeof t.videos.viewCount) =>
-      db
-        .select()
-        .from(t.videos)
-        .where(and(visible, gt(counter, 0)))
-        .orderBy(desc(counter), desc(t.videos.id))
-        .limit(VIDEOS);
 
     const [live, latest, likedWeekly, likedAll, viewedWeekly, viewedAll, sites] = await Promise.all([
       db
@@ -95,10 +126,10 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
         .where(and(...creatorFilters, hasPublicVideo))
         .orderBy(desc(t.users.createdAt), desc(t.users.id))
         .limit(CREATORS),
-      weekly(t.videoLikes),
-      allTime(t.videos.likeCount),
-      weekly(t.videoViews),
-      allTime(t.videos.viewCount),
+      rankedVideos(db, viewer, query.gender, 'liked_weekly', VIDEOS, 0),
+      rankedVideos(db, viewer, query.gender, 'liked_all_time', VIDEOS, 0),
+      rankedVideos(db, viewer, query.gender, 'viewed_weekly', VIDEOS, 0),
+      rankedVideos(db, viewer, query.gender, 'viewed_all_time', VIDEOS, 0),
       db.select().from(t.webcamSites).orderBy(asc(t.webcamSites.position), asc(t.webcamSites.id)),
     ]);
     const present = (rows: VideoRow[]) => presentVideos(db, deps.storage, rows);
@@ -106,9 +137,9 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
       liveUsers: live.map(card),
       latestUsers: latest.map(card),
       videos: {
-        liked_weekly: await present(likedWeekly.map((r) => r.video)),
+        liked_weekly: await present(likedWeekly),
         liked_all_time: await present(likedAll),
-        viewed_weekly: await present(viewedWeekly.map((r) => r.video)),
+        viewed_weekly: await present(viewedWeekly),
         viewed_all_time: await present(viewedAll),
       },
       webcam_sites: sites.map((s) => ({

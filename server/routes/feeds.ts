@@ -3,13 +3,14 @@
 import { and, asc, eq, exists, notExists, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
-import { feedQuerySchema, messages, tagListQuerySchema } from '../../src/contract';
+import { discoverGroups, feedQuerySchema, messages, tagListQuerySchema } from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { notFound } from '../http/errors';
 import { dbId } from '../http/params';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
+import { rankedVideos } from './discover';
 import {
   afterChrono,
   chronoCursorOf,
@@ -23,9 +24,12 @@ import {
   viewerFlags,
   visibleTo,
 } from './listing';
+import { nextLink as pageLink } from './page-link';
 import { presentVideos } from './present';
 
 const MAX_PER_PAGE = 100;
+/** A ranked discover group pages by offset (ranks move as counts do); it stops at this many videos. */
+const MAX_RANKED = 200;
 
 const idOrSlug = (value: string): { id: number } | { slug: string } | null =>
   /^\d{1,10}$/.test(value)
@@ -128,6 +132,39 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
   });
 
   app.get<{ Params: { category: string } }>('/v1/discover/category/:category/videos', async (request) => {
+    // The discover carousels ('Most liked this week'...) are categories too: their 'More Videos' opens this.
+    const group = discoverGroups.find((g) => g.slug === request.params.category.toLowerCase());
+    if (group) {
+      const query = parse(feedQuerySchema, request.query);
+      const viewer = await viewerOf(request, deps);
+      const perPage = Math.min(query.per_page ?? 30, MAX_PER_PAGE);
+      const page = query.page ?? 1;
+      const offset = (page - 1) * perPage;
+      const limit = Math.max(Math.min(perPage, MAX_RANKED - offset), 0);
+      const rows =
+        limit > 0 ? await rankedVideos(db, viewer, query.gender, group.key, limit + 1, offset) : [];
+      const shown = rows.slice(0, limit);
+      return {
+        data: await presentVideos(
+          db,
+          deps.storage,
+          shown,
+          await viewerFlags(
+            db,
+            viewer,
+            shown.map((r) => r.id),
+          ),
+        ),
+        links: {
+          next: pageLink(
+            request.url.split('?')[0] ?? '',
+            request.query as Record<string, unknown>,
+            page,
+            rows.length > shown.length && offset + limit < MAX_RANKED,
+          ),
+        },
+      };
+    }
     const ref = idOrSlug(request.params.category);
     if (!ref) throw notFound();
     const [category] = await db

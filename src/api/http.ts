@@ -27,6 +27,16 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** Extra headers, e.g. the outbox's Idempotency-Key. */
   headers?: Record<string, string>;
+  /**
+   * Statuses that mean "sign in again" for this call (spec §6/§8: 403 on a profile update, 402 on link
+   * calls): the app goes to /login, and the call still fails for its caller.
+   */
+  loginOn?: readonly number[];
+}
+
+/** Where a call that needs a fresh sign-in sends the viewer. */
+export function redirectToLogin() {
+  window.location.assign('/login');
 }
 
 /**
@@ -66,6 +76,7 @@ export async function apiFetch(
     signal,
     schema,
     headers: extra,
+    loginOn,
   }: RequestOptions & { schema?: v.GenericSchema } = {},
 ): Promise<unknown> {
   const identity = await withIdentity(rawPath, method, rawBody);
@@ -88,6 +99,7 @@ export async function apiFetch(
   }
 
   const json = await readJson(response);
+  if (!response.ok && loginOn?.includes(response.status)) redirectToLogin();
   if (!response.ok) {
     const parsed = v.safeParse(errorResponseSchema, json);
     if (parsed.success) throw new ApiError(response.status, parsed.output.message, parsed.output.errors);

@@ -1,16 +1,24 @@
 // Every counted interaction goes through the outbox (src/offline/outbox.ts): queued on the device first,
 // sent with an Idempotency-Key, replayed until the server has it.
-import { enqueue } from '../offline/outbox';
+import { enqueue, type OutboxKind } from '../offline/outbox';
+import { readAuth } from '../state/auth';
+
+// Spec §7 lists user_id in these bodies for users (the token decides on the server). It also marks the
+// entry as a user's: the service worker, which has no token, leaves such entries to the page.
+const post = (kind: OutboxKind, body: Record<string, unknown>, collapseKey?: string) => {
+  const auth = readAuth();
+  return enqueue(kind, auth ? { ...body, user_id: auth.userId } : body, collapseKey);
+};
 
 export const trackVideoLike = (videoId: number, liked: boolean) =>
-  enqueue('video-like', { video_id: videoId, type: liked ? 'add' : 'remove' }, `like:${videoId}`);
+  post('video-like', { video_id: videoId, type: liked ? 'add' : 'remove' }, `like:${videoId}`);
 
-export const trackVideoView = (videoId: number) => enqueue('video-view', { video_id: videoId });
+export const trackVideoView = (videoId: number) => post('video-view', { video_id: videoId });
 
 /** Spec §9 event ids: 1 bottom cams, 3 menu, 5 other, 7 floating Live Cams button. */
-export const trackEvent = (eventId: 1 | 3 | 5 | 7) => enqueue('event', { event_id: eventId });
+export const trackEvent = (eventId: 1 | 3 | 5 | 7) => post('event', { event_id: eventId });
 
 export const trackLinkClick = (linkId: number, location = 'profile', isLive = false) =>
-  enqueue('link-click', { link_id: linkId, link_location: location, is_live: isLive });
+  post('link-click', { link_id: linkId, link_location: location, is_live: isLive });
 
-export const trackProfileView = (profileId: number) => enqueue('profile-view', { profile_id: profileId });
+export const trackProfileView = (profileId: number) => post('profile-view', { profile_id: profileId });

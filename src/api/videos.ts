@@ -15,9 +15,37 @@ export function fetchHomeFeed(params: HomeFeedParams = {}, signal?: AbortSignal)
   return apiFetch(`/v1/videos${toQuery(params)}`, { schema: videoListSchema, signal });
 }
 
+let early: { url: string; answer: Promise<VideoList> } | undefined;
+
+/**
+ * Starts a feed's first page at app start (the home feed, on `/`), beside the screen's code download; the
+ * feed's first load of the same URL takes this answer over instead of asking again.
+ */
+export function prefetchFeedPage(url: string) {
+  const answer = apiFetch(url, { schema: videoListSchema });
+  answer.catch(() => undefined);
+  early = { url, answer };
+}
+
 /** Any feed page: the first page's URL or a links.next the server handed out (never built by the client). */
 export function fetchFeedPage(url: string, signal?: AbortSignal): Promise<VideoList> {
+  if (early?.url === url) {
+    const { answer } = early;
+    early = undefined;
+    return abortable(answer, signal);
+  }
   return apiFetch(url, { schema: videoListSchema, signal });
+}
+
+/** The caller's signal still cancels, for an answer it did not start itself. */
+function abortable<T>(answer: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return answer;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new DOMException('Aborted', 'AbortError'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** POST /v1/video-rating/rate: users only (1 worst .. 5 best); re-rating replaces the earlier choice. */

@@ -1,11 +1,19 @@
-import { type ComponentType, Suspense, useState } from 'react';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { trackEvent } from '../api/tracking';
-import { CompassIcon, HomeIcon, PlusIcon, TvIcon, UserIcon } from '../ui/icons';
+import { ageConfirmedAtom, currentVideoAtom } from '../state/preferences';
+import { CompassIcon, HomeIcon, MenuIcon, PlusIcon, TvIcon, UserIcon } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
+import { ToastHost } from '../ui/Toast';
+import { LIVE_CAMS_URL } from './config';
+import { OfflineIndicator } from './OfflineIndicator';
+import { ErrorBoundary } from './RouteError';
 import { UpdateToast } from './UpdateToast';
 
-const LIVE_CAMS_URL: string = import.meta.env.VITE_LIVE_CAMS_URL ?? 'https://example.com/live';
+// Both are off the first screen's path: the gate shows once per device, the menu when asked for.
+const AgeGate = lazy(() => import('./AgeGate').then((m) => ({ default: m.AgeGate })));
+const Drawer = lazy(() => import('./Drawer').then((m) => ({ default: m.Drawer })));
 
 interface Tab {
   to: string;
@@ -34,13 +42,30 @@ export function AppLayout() {
   // Spec: tapping the home tab while on it re-mounts the home screen (fresh feed from the top).
   const [homeGeneration, setHomeGeneration] = useState(0);
   const key = pathname === '/' ? `home-${homeGeneration}` : 'screen';
+  const [menuOpen, setMenuOpen] = useState(false);
+  // Mounted from the first open on, so that later opens (and the closing) need no loading.
+  const [menuUsed, setMenuUsed] = useState(false);
+  const clearSelection = useSetAtom(currentVideoAtom);
+  const ageConfirmed = useAtomValue(ageConfirmedAtom);
+
+  // Nothing of an adult site shows before the 18+ answer; the terms and policy it links to may be read.
+  if (!ageConfirmed && !pathname.startsWith('/page/')) {
+    return (
+      <Suspense fallback={<Spinner fill />}>
+        <AgeGate />
+      </Suspense>
+    );
+  }
 
   return (
     <div className="app">
+      <OfflineIndicator />
       <main className="app-main">
-        <Suspense key={key} fallback={<Spinner fill />}>
-          <Outlet />
-        </Suspense>
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense key={key} fallback={<Spinner fill />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
 
       <a
@@ -55,6 +80,25 @@ export function AppLayout() {
         <span className="live-dot" aria-hidden="true" />
       </a>
 
+      <button
+        type="button"
+        className="menu-button"
+        aria-label="Menu"
+        aria-haspopup="dialog"
+        aria-expanded={menuOpen}
+        onClick={() => {
+          setMenuUsed(true);
+          setMenuOpen(true);
+        }}
+      >
+        <MenuIcon />
+      </button>
+      {menuUsed && (
+        <Suspense fallback={null}>
+          <Drawer open={menuOpen} onClose={() => setMenuOpen(false)} />
+        </Suspense>
+      )}
+
       <nav className="tabbar" aria-label="Main">
         {tabs.map(({ to, label, Icon }) => (
           <NavLink
@@ -62,7 +106,14 @@ export function AppLayout() {
             to={to}
             end={to === '/'}
             className={({ isActive }) => (isActive ? 'tab active' : 'tab')}
-            onClick={to === '/' && pathname === '/' ? () => setHomeGeneration((n) => n + 1) : undefined}
+            onClick={
+              to === '/'
+                ? pathname === '/'
+                  ? () => setHomeGeneration((n) => n + 1)
+                  : undefined
+                : // Spec §2: any tab but home forgets the selected video.
+                  () => clearSelection(null)
+            }
           >
             <Icon />
             <span>{label}</span>
@@ -71,6 +122,7 @@ export function AppLayout() {
       </nav>
 
       <UpdateToast />
+      <ToastHost />
     </div>
   );
 }

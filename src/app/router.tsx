@@ -1,11 +1,13 @@
 import { lazy } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type RouteObject, useRoutes } from 'react-router';
 import { AppLayout } from './layout';
 import type { ScreenTitle } from './PlaceholderScreen';
-import { RouteError } from './RouteError';
+import { RequireAuth } from './RequireAuth';
 
 // Every screen is its own chunk: the shell ships only the layout, and a screen costs bytes when opened.
-const HomeScreen = lazy(() => import('../features/feed/HomeScreen').then((m) => ({ default: m.HomeScreen })));
+const loadHome = () => import('../features/feed/HomeScreen');
+const loadDiscover = () => import('../features/discover/DiscoverScreen');
+const HomeScreen = lazy(() => loadHome().then((m) => ({ default: m.HomeScreen })));
 const ProfileScreen = lazy(() =>
   import('../features/profile/ProfileScreen').then((m) => ({ default: m.ProfileScreen })),
 );
@@ -17,10 +19,28 @@ const FeedScreen = lazy(() => import('../features/feed/FeedScreen').then((m) => 
 const PlaceholderScreen = lazy(() =>
   import('./PlaceholderScreen').then((m) => ({ default: m.PlaceholderScreen })),
 );
+const DiscoverScreen = lazy(() => loadDiscover().then((m) => ({ default: m.DiscoverScreen })));
+
+/**
+ * The two screens most visits open (the home feed, and discover from a home-screen shortcut or a link):
+ * their code starts downloading at once, beside the device's preferences, rather than after the first render
+ * asks for it.
+ */
+export function preloadEntryScreen(pathname: string) {
+  const load = pathname === '/' ? loadHome : pathname === '/discover' ? loadDiscover : undefined;
+  void load?.().catch(() => undefined);
+}
+const CreatorPromo = lazy(() => import('./CreatorPromo').then((m) => ({ default: m.CreatorPromo })));
 
 const placeholder = (path: string, title: ScreenTitle): RouteObject => ({
   path,
   element: <PlaceholderScreen title={title} />,
+});
+
+/** Behind the login wrapper (spec §2): without a token and user id, /login instead. */
+const members = (route: RouteObject): RouteObject => ({
+  ...route,
+  element: <RequireAuth>{route.element}</RequireAuth>,
 });
 
 type FeedRoute = import('../features/feed/sources').FeedRoute;
@@ -37,12 +57,10 @@ const feed = (path: string, route: FeedRoute): RouteObject => ({
 export const routes: RouteObject[] = [
   {
     path: '/',
+    // A crashing screen shows its error inside the layout (its error boundary), the tabs stay usable.
     element: <AppLayout />,
-    errorElement: <RouteError />,
     children: [
       {
-        // Pathless: a crashing screen shows its error inside the layout, the tabs stay usable.
-        errorElement: <RouteError />,
         children: [
           { index: true, element: <HomeScreen /> },
 
@@ -51,7 +69,7 @@ export const routes: RouteObject[] = [
           feed('tag/:slug/recommended/:videoId', 'tag-video'),
           feed('tag/:slug/videos/:id', 'tag-video'),
 
-          placeholder('discover', 'Discover'),
+          { path: 'discover', element: <DiscoverScreen /> },
           feed('discover/category/:category/feed', 'category'),
           feed('discover/webcam-site/:site/feed', 'webcam-site'),
 
@@ -65,21 +83,27 @@ export const routes: RouteObject[] = [
           placeholder('forgot-password', 'Password recovery'),
 
           placeholder('channels', 'Channels'),
-          placeholder('upload', 'Upload'),
+          // Guests get the creator promo here rather than the login wall.
+          {
+            path: 'upload',
+            element: (
+              <RequireAuth guest={<CreatorPromo />}>{<PlaceholderScreen title="Upload" />}</RequireAuth>
+            ),
+          },
 
-          placeholder('account', 'Account'),
-          placeholder('account/settings', 'Settings'),
-          placeholder('account/settings/details', 'Details'),
-          placeholder('account/settings/gender', 'Sex'),
-          placeholder('account/settings/password', 'Password'),
-          placeholder('account/settings/channel-color', 'Channel color'),
-          placeholder('account/settings/studio', 'Studio'),
-          placeholder('account/settings/geo-blocking', 'Geo-blocking'),
-          placeholder('account/settings/validation', 'Account validation'),
-          placeholder('join-studio', 'Studio'),
-          placeholder('account/following', 'Following'),
-          placeholder('account/stats', 'Profile statistics'),
-          placeholder('account/help', 'Help'),
+          members(placeholder('account', 'Account')),
+          members(placeholder('account/settings', 'Settings')),
+          members(placeholder('account/settings/details', 'Details')),
+          members(placeholder('account/settings/gender', 'Sex')),
+          members(placeholder('account/settings/password', 'Password')),
+          members(placeholder('account/settings/channel-color', 'Channel color')),
+          members(placeholder('account/settings/studio', 'Studio')),
+          members(placeholder('account/settings/geo-blocking', 'Geo-blocking')),
+          members(placeholder('account/settings/validation', 'Account validation')),
+          members(placeholder('join-studio', 'Studio')),
+          members(placeholder('account/following', 'Following')),
+          members(placeholder('account/stats', 'Profile statistics')),
+          members(placeholder('account/help', 'Help')),
 
           feed('videos-rating/feed', 'rating'),
           placeholder('videos-rating/:type', ({ type }) =>
@@ -100,4 +124,10 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * Declarative routing (useRoutes in a BrowserRouter), not a data router: no screen uses loaders or actions,
+ * and the data router would add some 15 KB gzipped to the first download of every route.
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

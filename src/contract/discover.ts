@@ -60,3 +60,14 @@ export const searchResponseSchema = v.object({
   videos: v.array(videoSchema),
 });
 export type SearchResponse = v.InferOutput<typeof searchResponseSchema>;
+
+/**
+ * The ranked carousels of the discover page (spec §2), in page order: the key in the discover answer, the
+ * category slug of their feed (/discover/category/{slug}/feed) and the title both show.
+ */
+export const discoverGroups = [
+  { key: 'liked_weekly', slug: 'most-liked-this-week', title: 'Most liked this week' },
+  { key: 'liked_all_time', slug: 'most-liked-all-time', title: 'Most liked all time' },
+  { key: 'viewed_weekly', slug: 'most-viewed-this-week', title: 'Most viewed this week' },
+  { key: 'viewed_all_time', slug: 'most-viewed-all-time', title: 'Most viewed all time' },
+] as const satisfies readonly { key: keyof DiscoverResponse['videos']; slug: string; title: string }[];

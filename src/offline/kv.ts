@@ -30,9 +30,11 @@ export interface KvSchema {
   ageConfirmed: boolean;
 }
 
-export const readKv = <K extends keyof KvSchema>(key: K) => get<KvSchema[K]>(key, kv());
-export const writeKv = <K extends keyof KvSchema>(key: K, value: KvSchema[K]) => set(key, value, kv());
-export const deleteKv = (key: keyof KvSchema) => del(key, kv());
+// Async on purpose: where IndexedDB is missing (some private modes) opening it throws at once, and callers
+// must get a rejected promise they can ignore, not an exception in the middle of a state update.
+export const readKv = async <K extends keyof KvSchema>(key: K) => get<KvSchema[K]>(key, kv());
+export const writeKv = async <K extends keyof KvSchema>(key: K, value: KvSchema[K]) => set(key, value, kv());
+export const deleteKv = async (key: keyof KvSchema) => del(key, kv());
 
 let guestId: Promise<string> | undefined;
 

@@ -1,8 +1,11 @@
 // The outbox: likes, views, events, link clicks and profile views are written to IndexedDB first and sent
 // from there, each with its own UUID as Idempotency-Key, so a flaky network never loses a tap and a retry
 // never counts twice (the server answers a replayed key without counting it again).
+//
+// This module is the queue alone: it runs in the page and in the service worker, so it knows nothing of
+// the DOM, of localStorage or of the API client. Whoever flushes says how an entry is sent (`OutboxSender`):
+// the page through the API client (src/offline/sync.ts), the service worker with plain fetch (sw/sw.ts).
 import { del, entries, set } from 'idb-keyval';
-import { ApiError, apiFetch } from '../api/http';
 import { outboxDb } from './kv';
 
 export type OutboxKind = 'video-like' | 'video-view' | 'event' | 'link-click' | 'profile-view';
@@ -21,6 +24,26 @@ export interface OutboxEntry {
   notBefore: number;
 }
 
+/**
+ * Sends one entry: 'sent' once the server has it; throws an error with a numeric `status` when not (0: no
+ * answer at all). 'held' means "not mine to send": the entry stays untouched and the flush stops there, so
+ * order is kept (the service worker has no token for a logged-in user's entries).
+ */
+export type OutboxSender = (entry: OutboxEntry) => Promise<'sent' | 'held'>;
+
+/** A failed send as the service worker reports it; the page's API client throws ApiError, also with status. */
+export class SendError extends Error {
+  readonly status: number;
+  constructor(status: number) {
+    super(`outbox send failed (${status || 'no answer'})`);
+    this.status = status;
+  }
+}
+
+/** Background Sync tag, and the message the service worker relays it with to an open page. */
+export const OUTBOX_SYNC_TAG = 'outbox';
+export const OUTBOX_SYNC_MESSAGE = 'outbox-sync';
+
 /** Retry back-off: 1 s, 2 s, 4 s... up to 5 minutes, with jitter so a fleet of phones does not stampede. */
 export function backoffMs(attempts: number, random = Math.random): number {
   const base = Math.min(1000 * 2 ** Math.max(attempts - 1, 0), 5 * 60_000);
@@ -28,10 +51,17 @@ export function backoffMs(attempts: number, random = Math.random): number {
 }
 
 /** A server answer that will never change on a retry: drop the entry. 408 and 429 are worth retrying. */
-const isFinal = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+const isFinal = (status: unknown) =>
+  typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 let seqCounter = 0;
+let defaultSender: OutboxSender | undefined;
 const listeners = new Set<() => void>();
+
+/** The sender `enqueue` and a bare `flush()` use; until one is set, entries wait in IndexedDB. */
+export function setOutboxSender(sender: OutboxSender | undefined) {
+  defaultSender = sender;
+}
 
 export async function pending(): Promise<OutboxEntry[]> {
   const all = await entries<string, OutboxEntry>(outboxDb());
@@ -63,28 +93,31 @@ let flushing: Promise<void> | null = null;
  * Sends what is due, oldest first. Stops at the first failure that is worth retrying so that order is kept
  * (a like is never overtaken by its own unlike); a final 4xx is dropped and the next entry goes on.
  */
-export function flush(now: () => number = Date.now): Promise<void> {
+export function flush(now: () => number = Date.now, send = defaultSender): Promise<void> {
+  if (!send) return Promise.resolve();
   // A call during a flush runs again after it: what was queued meanwhile must not wait for the next trigger.
-  if (flushing) return flushing.then(() => flush(now));
+  if (flushing) return flushing.then(() => flush(now, send));
   flushing = (async () => {
     try {
       for (const entry of await pending()) {
-        if (entry.notBefore > now()) break;
+        if (entry.notBefore > now()) {
+          // Not due yet: come back when it is, whatever woke this flush (a new tap, a relayed sync).
+          scheduleRetry(entry.notBefore - now(), send);
+          break;
+        }
         try {
-          await apiFetch(`/v1/${entry.kind}`, {
-            method: 'POST',
-            body: entry.body,
-            headers: { 'Idempotency-Key': entry.id },
-          });
+          if ((await send(entry)) === 'held') break;
           await del(entry.id, outboxDb());
         } catch (error) {
-          if (error instanceof ApiError && isFinal(error.status)) {
+          if (isFinal((error as { status?: unknown } | null)?.status)) {
             await del(entry.id, outboxDb());
             continue;
           }
           const attempts = entry.attempts + 1;
-          await set(entry.id, { ...entry, attempts, notBefore: now() + backoffMs(attempts) }, outboxDb());
-          scheduleRetry(backoffMs(attempts));
+          // One draw of the jittered delay for both: a timer earlier than notBefore would find nothing due.
+          const wait = backoffMs(attempts);
+          await set(entry.id, { ...entry, attempts, notBefore: now() + wait }, outboxDb());
+          scheduleRetry(wait, send);
           break;
         }
       }
@@ -97,9 +130,15 @@ export function flush(now: () => number = Date.now): Promise<void> {
 }
 
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
-function scheduleRetry(ms: number) {
+function scheduleRetry(ms: number, send: OutboxSender) {
   clearTimeout(retryTimer);
-  retryTimer = setTimeout(() => void flush(), ms + 50);
+  retryTimer = setTimeout(() => void flush(Date.now, send), ms + 50);
+}
+
+/** A fresh chance (back online, app in front, Background Sync): whatever back-off was pending, try now. */
+export async function retryNow(send = defaultSender): Promise<void> {
+  for (const e of await pending()) if (e.notBefore > 0) await set(e.id, { ...e, notBefore: 0 }, outboxDb());
+  await flush(Date.now, send);
 }
 
 function notify() {
@@ -110,34 +149,4 @@ function notify() {
 export function onOutboxChange(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-/**
- * Replays the outbox whenever sending may work again: now (app start), when the browser says it is
- * online, when the app comes back to the foreground, and when the service worker relays a Background Sync.
- */
-export function startOutbox() {
-  const retryNow = () => {
-    // A fresh chance: whatever back-off was pending, try at once.
-    void pending().then(async (queue) => {
-      for (const e of queue) if (e.notBefore > 0) await set(e.id, { ...e, notBefore: 0 }, outboxDb());
-      await flush();
-    });
-  };
-  retryNow();
-  window.addEventListener('online', retryNow);
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') retryNow();
-  });
-  navigator.serviceWorker?.addEventListener('message', (event: MessageEvent) => {
-    if ((event.data as { type?: string } | null)?.type === 'outbox-sync') retryNow();
-  });
-  // Background Sync (Chromium): the service worker wakes us when connectivity returns, even in background.
-  void navigator.serviceWorker?.ready
-    .then((registration) =>
-      (
-        registration as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }
-      ).sync?.register('outbox'),
-    )
-    .catch(() => undefined);
 }

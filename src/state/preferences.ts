@@ -8,3 +8,6 @@ export const likedVideosAtom = persistedAtom('likedVideos', []);
 export const tutorialStepAtom = persistedAtom('tutorialStep', 0);
 export const isMutedAtom = persistedAtom('isMuted', true);
 export const currentVideoAtom = persistedAtom('currentVideo', null);
+
+/** Spec §9 minimum age 18: asked once per device, before anything else is shown. */
+export const ageConfirmedAtom = persistedAtom('ageConfirmed', false);

@@ -111,3 +111,44 @@ describe('GET /v1/discover', () => {
     expect(changed.res.headers.etag).not.toBe(etag);
   });
 });
+
+describe('GET /v1/discover/category/{group}/videos', () => {
+  const list = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await ctx.app.inject({ method: 'GET', url, headers });
+    expect(res.statusCode).toBe(200);
+    return res.json() as { data: { title: string; isLiked: boolean }[]; links: { next: string | null } };
+  };
+
+  it('pages through a carousel in the discover order, with the same filters', async () => {
+    const { body } = await discover();
+    const all = await list('/v1/discover/category/most-liked-all-time/videos');
+    expect(titles(all.data)).toEqual(titles(body.videos.liked_all_time));
+    expect(all.links.next).toBeNull();
+    const weekly = await list('/v1/discover/category/most-viewed-this-week/videos?gender=t');
+    expect(titles(weekly.data)).toEqual(['fresh']);
+    const california = await list('/v1/discover/category/most-viewed-all-time/videos', {
+      'cf-ipcountry': 'US',
+      'cf-region-code': 'US-CA',
+    });
+    expect(titles(california.data)).toEqual(['old', 'fresh']);
+  });
+
+  it('follows links.next page by page without repeating a video, and marks the viewer’s likes', async () => {
+    const first = await list('/v1/discover/category/most-liked-all-time/videos?per_page=2');
+    expect(first.data).toHaveLength(2);
+    expect(first.links.next).toContain('page=2');
+    const second = await list(first.links.next ?? '');
+    const { body } = await discover();
+    expect(titles([...first.data, ...second.data])).toEqual(titles(body.videos.liked_all_time));
+    expect(second.links.next).toBeNull();
+    await ctx.database.db
+      .insert(t.videoLikes)
+      .values({ videoId: ids.fresh ?? 0, viewerKey: 'g:guest-abcdef12' });
+    const guest = await list('/v1/discover/category/most-liked-all-time/videos?guest_id=guest-abcdef12');
+    expect(guest.data.map((v) => [v.title, v.isLiked])).toEqual([
+      ['blocked', false],
+      ['old', false],
+      ['fresh', true],
+    ]);
+  });
+});

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { feedBench } from './feed.bench';
 import { playerBench } from './player.bench';
+import { pwaBench } from './pwa.bench';
 import { startupBench } from './startup.bench';
 import { transcodeBench } from './transcode.bench';
 
@@ -10,6 +11,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['home feed throughput', feedBench],
   ['feed player in Chromium', playerBench],
   ['upload and transcode', transcodeBench],
+  ['PWA shell: bundle, Lighthouse, offline reload', pwaBench],
 ];
 
 // `npm run bench -- feed` runs only the benchmarks whose name contains "feed".

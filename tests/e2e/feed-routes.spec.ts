@@ -31,6 +31,8 @@ test.describe('feed acceptance', () => {
     const titles: string[] = [];
     page.on('response', async (res) => {
       if (!/\/v1\/videos(\?|$)/.test(new URL(res.url()).pathname + new URL(res.url()).search)) return;
+      // Only the feed this test is about: the first visit's own 'm' feed may still be answering.
+      if (new URL(res.url()).searchParams.get('gender') !== 'm,t') return;
       const body = await res.json().catch(() => null);
       for (const v of body?.data ?? []) titles.push(v.title);
     });

@@ -1,6 +1,12 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { confirmAgeOnce } from './age-gate';
 import { startServer } from './server';
 
-/** One real server for the whole run; tests reach it through E2E_BASE_URL (inherited by the workers). */
+/**
+ * One real server for the whole run; tests reach it through E2E_BASE_URL (inherited by the workers), and
+ * start as a visitor who has confirmed the 18+ gate once (E2E_STORAGE_STATE, see playwright.config.ts).
+ */
 export default async function globalSetup() {
   const server = await startServer({
     timeoutMs: 480_000,
@@ -11,6 +17,9 @@ export default async function globalSetup() {
   });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = server.dataDir;
+  const stateFile = path.join(server.dataDir, 'e2e-age-confirmed.json');
+  await fs.writeFile(stateFile, JSON.stringify(await confirmAgeOnce(server.url)));
+  process.env.E2E_STORAGE_STATE = stateFile;
   return async () => {
     await server.stop();
   };

@@ -16,6 +16,8 @@ export default defineConfig({
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL: process.env.E2E_BASE_URL,
+    // Every context starts with the 18+ gate confirmed (global-setup.ts); the gate's own test clears it.
+    storageState: process.env.E2E_STORAGE_STATE,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions,
@@ -31,8 +33,9 @@ export default defineConfig({
     },
     {
       name: 'wide',
-      // The feed acceptance is a phone scenario; the wide layout has its own spec.
-      testIgnore: /feed-routes\.spec\.ts/,
+      // The feed acceptance and the offline / install scenarios are phone scenarios; the wide layout has its
+      // own spec.
+      testIgnore: /(feed-routes|offline|pwa)\.spec\.ts/,
       use: { browserName: 'chromium', viewport: { width: 1440, height: 900 }, launchOptions },
     },
   ],

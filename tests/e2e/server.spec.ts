@@ -17,22 +17,25 @@ test.describe('serving', () => {
     expect(sw.headers()['cache-control']).toBe('no-cache');
   });
 
-  test('the shell and its assets go out precompressed, by Accept-Encoding', async ({ request }) => {
-    const html = await (await request.get('/')).text();
+  test('the build goes out precompressed to clients that accept it, with the same cache rules', async ({
+    request,
+  }) => {
+    const html = await (await request.get('/', { headers: { 'accept-encoding': 'identity' } })).text();
     const asset = html.match(/\/assets\/[^"]+\.js/)?.[0] as string;
+    expect(asset).toBeTruthy();
     const plain = await request.get(asset, { headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers()['content-encoding']).toBeUndefined();
     for (const encoding of ['br', 'gzip']) {
-      const packed = await request.get(asset, { headers: { 'accept-encoding': encoding } });
-      expect(packed.headers()['content-encoding']).toBe(encoding);
-      expect(packed.headers().vary).toContain('Accept-Encoding');
-      expect(packed.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
-      // The same script once unpacked (Playwright decodes the body).
-      expect((await packed.body()).equals(await plain.body())).toBe(true);
+      const res = await request.get(asset, { headers: { 'accept-encoding': encoding } });
+      expect(res.headers()['content-encoding']).toBe(encoding);
+      expect(res.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers().vary).toContain('Accept-Encoding');
+      // The client sees the very same script.
+      expect((await res.body()).equals(await plain.body())).toBe(true);
     }
-    const sw = await request.get('/sw.js', { headers: { 'accept-encoding': 'br' } });
-    expect(sw.headers()['content-encoding']).toBe('br');
-    expect(sw.headers()['cache-control']).toBe('no-cache');
+    const shell = await request.get('/discover', { headers: { 'accept-encoding': 'br' } });
+    expect(shell.headers()['content-encoding']).toBe('br');
+    expect(shell.headers()['cache-control']).toBe('no-cache');
   });
 
   test('any app path gets the shell; API paths get JSON 404', async ({ request }) => {

@@ -35,6 +35,8 @@ const online = () => {
 };
 
 async function load() {
+  // The page's sender (the API client) registers itself on import, as in the app.
+  await import('../../src/offline/sync');
   return import('../../src/offline/outbox');
 }
 
@@ -122,6 +124,110 @@ describe('outbox', () => {
     online();
     await second.flush(() => Date.now() + 60 * 60_000);
     expect(received.at(-1)?.key).toBe(before?.id);
+  });
+
+  it('replays at once on a fresh chance (online, visible, sync) whatever back-off was pending', async () => {
+    const outbox = await load();
+    offline();
+    await outbox.enqueue('video-view', { video_id: 21 });
+    await outbox.flush();
+    const [waiting] = await outbox.pending();
+    expect(waiting?.notBefore).toBeGreaterThan(Date.now());
+    online();
+    await outbox.retryNow();
+    expect(await outbox.pending()).toEqual([]);
+    expect(received.at(-1)?.key).toBe(waiting?.id);
+  });
+
+  it("lets a sender hold what it cannot send (the service worker and a user's entry): order and attempts stay", async () => {
+    const outbox = await load();
+    offline();
+    await outbox.enqueue('video-like', { video_id: 31, type: 'add', user_id: 4 }, 'like:31');
+    await outbox.enqueue('video-view', { video_id: 32 });
+    online();
+    const before = (await outbox.pending()).map((e) => [e.body.video_id, e.attempts]);
+    const later = () => Date.now() + 60 * 60_000;
+    const sentByWorker: number[] = [];
+    await outbox.flush(later, async (entry) => {
+      if (entry.body.user_id !== undefined) return 'held';
+      sentByWorker.push(entry.body.video_id as number);
+      return 'sent';
+    });
+    // Held at the user's like: the guest view behind it waits too, so it cannot overtake, and nothing
+    // counts as a failed attempt.
+    expect(sentByWorker).toEqual([]);
+    expect((await outbox.pending()).map((e) => [e.body.video_id, e.attempts])).toEqual(before);
+    // The page, which holds the token, sends both in order.
+    received = [];
+    await outbox.flush(later);
+    expect(received.map((r) => r.body.video_id)).toEqual([31, 32]);
+    expect(await outbox.pending()).toEqual([]);
+  });
+
+  it('keeps the back-off when the service worker relays a Background Sync (no retry storm on 5xx)', async () => {
+    const outbox = await load();
+    const { onWorkerMessage } = await import('../../src/offline/sync');
+    answer = () => new Response('{"message":"down"}', { status: 503 });
+    await outbox.enqueue('video-view', { video_id: 41 });
+    await outbox.flush();
+    const tries = received.length;
+    expect(tries).toBeGreaterThanOrEqual(1);
+    for (let i = 0; i < 5; i++) await onWorkerMessage({ type: 'outbox-sync' });
+    expect(received).toHaveLength(tries);
+    expect(await onWorkerMessage({ type: 'something-else' })).toBeUndefined();
+    online();
+    await outbox.retryNow();
+    expect(await outbox.pending()).toEqual([]);
+  });
+
+  it('asks for Background Sync when a send gets no answer at all, not when the server answers', async () => {
+    const register = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'serviceWorker', {
+      configurable: true,
+      value: { ready: Promise.resolve({ sync: { register } }) },
+    });
+    try {
+      const { sendThroughApi } = await import('../../src/offline/sync');
+      const entry = {
+        id: 'k-1234567',
+        kind: 'video-view' as const,
+        body: { video_id: 1 },
+        seq: 1,
+        attempts: 0,
+        notBefore: 0,
+      };
+      answer = () => new Response('{"message":"down"}', { status: 503 });
+      await expect(sendThroughApi(entry)).rejects.toMatchObject({ status: 503 });
+      await new Promise((r) => setTimeout(r, 0));
+      expect(register).not.toHaveBeenCalled();
+      offline();
+      await expect(sendThroughApi(entry)).rejects.toMatchObject({ status: 0 });
+      await vi.waitFor(() => expect(register).toHaveBeenCalledWith('outbox'));
+    } finally {
+      Reflect.deleteProperty(navigator, 'serviceWorker');
+    }
+  });
+
+  it('retries on its own timer until the server takes it, with no other trigger', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const outbox = await load();
+      answer = () => new Response('{"message":"down"}', { status: 503 });
+      await outbox.enqueue('video-like', { video_id: 51, type: 'add' }, 'like:51');
+      await vi.waitFor(async () => expect((await outbox.pending())[0]?.attempts).toBe(1));
+      // A new tap while the first waits: nothing is due, and the wait is not forgotten.
+      await outbox.enqueue('video-view', { video_id: 52 });
+      const tries = received.length;
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(received.length).toBeGreaterThan(tries);
+      online();
+      for (let i = 0; i < 12 && (await outbox.pending()).length > 0; i++)
+        await vi.advanceTimersByTimeAsync(30_000);
+      expect(await outbox.pending()).toEqual([]);
+      expect(received.slice(-2).map((r) => r.body.video_id)).toEqual([51, 52]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('backs off exponentially up to five minutes, with jitter', async () => {

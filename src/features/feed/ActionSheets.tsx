@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { ApiError } from '../../api/http';
 import { postVideoRating } from '../../api/videos';
 import type { Video } from '../../contract';
 import { Sheet } from '../../ui/Sheet';
+import { SignupSheet } from '../../ui/SignupSheet';
 
 /** The link a share carries: the start screen of this very video (spec §2: /video/{id}/{slug}). */
 export const shareUrl = (video: Video) => `${window.location.origin}/video/${video.id}/${video.slug}`;
@@ -95,15 +95,11 @@ export function RateSheet({
 
   if (askLogin) {
     return (
-      <Sheet title="Rate videos" onClose={onClose}>
-        <p className="sheet-note">Create a free account to rate videos and get better recommendations.</p>
-        <Link className="btn btn-primary" to="/register/user">
-          Sign up
-        </Link>
-        <Link className="btn btn-ghost" to="/login">
-          Log in
-        </Link>
-      </Sheet>
+      <SignupSheet
+        title="Rate videos"
+        text="Create a free account to rate videos and get better recommendations."
+        onClose={onClose}
+      />
     );
   }
   return (

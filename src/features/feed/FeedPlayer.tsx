@@ -1,15 +1,24 @@
-import { useAtom, useAtomValue } from 'jotai';
-import { type PointerEvent, useCallback, useEffect, useMemo, useRef, useState, type WheelEvent } from 'react';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
+import {
+  lazy,
+  type PointerEvent,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type WheelEvent,
+} from 'react';
 import { useNavigate } from 'react-router';
 import type { Video } from '../../contract';
+import { onlineAtom } from '../../state/network';
 import { preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
+import { showToastAtom } from '../../state/toast';
 import { MoreSheet, RateSheet, shareVideo } from './ActionSheets';
 import { FeedSlot, type SlotAction } from './FeedSlot';
 import { feedIndexAtom, feedLoadingMoreAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
-import { InstreamAd } from './InstreamAd';
-import { PreferencesSheet } from './PreferencesSheet';
-import { ReportSheet } from './ReportSheet';
 import type { AdPlacement } from './sidebar';
 import {
   assignSlots,
@@ -29,6 +38,14 @@ interface Drag {
   dy: number;
   axis: 'x' | 'y' | null;
 }
+
+// Sheets the viewer opens, and the instream ad, load on demand: their code is not part of the first video's
+// download. The rating prompt and the more-actions sheet stay at hand: the prompt opens by itself.
+const ReportSheet = lazy(() => import('./ReportSheet').then((m) => ({ default: m.ReportSheet })));
+const PreferencesSheet = lazy(() =>
+  import('./PreferencesSheet').then((m) => ({ default: m.PreferencesSheet })),
+);
+const InstreamAd = lazy(() => import('./InstreamAd').then((m) => ({ default: m.InstreamAd })));
 
 /**
  * The feed: exactly three <video> slots (previous, current, next) recycled as the viewer moves, so a feed of
@@ -134,6 +151,8 @@ export function FeedPlayer({
   const dragY = drag?.axis === 'y' ? dragOffset(drag.dy, current, videos.length) : 0;
   const dragX = drag?.axis === 'x' ? Math.min(0, drag.dx) / 3 : 0;
   const onSkip = useCallback(() => go(1), [go]);
+  // Offline every video fails alike: skipping would race through the whole list, so it stays put.
+  const online = useAtomValue(onlineAtom);
   const autoscroll = useAtomValue(preferenceAutoscrollAtom);
   const [coachStep, setCoachStep] = useAtom(tutorialStepAtom);
   // Each hint goes once the viewer has done what it teaches, or taps it away.
@@ -142,17 +161,13 @@ export function FeedPlayer({
   }, [coachStep, current, setCoachStep]);
 
   const [sheet, setSheet] = useState<{ kind: SlotAction | 'report'; video: Video } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => setNotice(null), 3000);
-    return () => clearTimeout(timer);
-  }, [notice]);
+  const showToast = useSetAtom(showToastAtom);
   const onAction = useCallback((kind: SlotAction, video: Video) => setSheet({ kind, video }), []);
   const closeSheet = () => setSheet(null);
-  const done = (message: string | null) => {
+  // Spec §9 toasts: a confirmation goes in 1.5 s; 'Report sent' closes a long form, so it stays 3 s.
+  const done = (message: string | null, long = false) => {
     setSheet(null);
-    if (message) setNotice(message);
+    if (message) showToast(message, { long });
   };
   const guest = useIsGuest();
 
@@ -191,43 +206,47 @@ export function FeedPlayer({
     <div
       ref={stageRef}
       className={`feed-stage feed-player${drag?.axis ? ' is-dragging' : ''}`}
-      role="feed"
-      aria-busy={loadingMore}
-      aria-label="Videos"
       onWheel={onWheel}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
       onPointerCancel={() => setDrag(null)}
     >
-      {slots.map((slot, i) => {
-        const video = slot.index === null ? undefined : videos[slot.index];
-        return (
-          <FeedSlot
-            // The key is the slot, never the video: React must keep the <video> element and re-point it.
-            // biome-ignore lint/suspicious/noArrayIndexKey: the slot number is the identity here.
-            key={i}
-            video={video}
-            position={slot.index ?? 0}
-            total={videos.length}
-            active={slot.offset === 0 && !adPlaying}
-            held={held}
-            near={slot.offset === 1}
-            load={started || slot.offset === 0}
-            onStarted={slot.offset === 0 ? onStarted : undefined}
-            style={{
-              transform: `translate3d(${slot.offset === 0 ? dragX : 0}px, calc(${slot.offset * 100}% + ${dragY}px), 0)`,
-            }}
-            instant={jumped[i] || drag?.axis === 'y'}
-            tapSignal={slot.offset === 0 ? tapSignal : 0}
-            onFail={slot.offset === 0 ? onSkip : undefined}
-            onEnded={onSkip}
-            onAction={onAction}
-            autoscroll={autoscroll}
-          />
-        );
-      })}
-      {adPlaying && instream && <InstreamAd placement={instream} onDone={endAd} />}
+      {/* A feed holds its articles only (ARIA): the controls and prompts around it are its siblings. */}
+      <div className="feed-slots" role="feed" aria-busy={loadingMore} aria-label="Videos">
+        {slots.map((slot, i) => {
+          const video = slot.index === null ? undefined : videos[slot.index];
+          return (
+            <FeedSlot
+              // The key is the slot, never the video: React must keep the <video> element and re-point it.
+              // biome-ignore lint/suspicious/noArrayIndexKey: the slot number is the identity here.
+              key={i}
+              video={video}
+              position={slot.index ?? 0}
+              total={videos.length}
+              active={slot.offset === 0 && !adPlaying}
+              held={held}
+              near={slot.offset === 1}
+              load={started || slot.offset === 0}
+              onStarted={slot.offset === 0 ? onStarted : undefined}
+              style={{
+                transform: `translate3d(${slot.offset === 0 ? dragX : 0}px, calc(${slot.offset * 100}% + ${dragY}px), 0)`,
+              }}
+              instant={jumped[i] || drag?.axis === 'y'}
+              tapSignal={slot.offset === 0 ? tapSignal : 0}
+              onFail={slot.offset === 0 && online ? onSkip : undefined}
+              onEnded={onSkip}
+              onAction={onAction}
+              autoscroll={autoscroll}
+            />
+          );
+        })}
+      </div>
+      {adPlaying && instream && (
+        <Suspense fallback={null}>
+          <InstreamAd placement={instream} onDone={endAd} />
+        </Suspense>
+      )}
       {coachStep < 2 && (
         // The hint never blocks the gesture it teaches: only its button takes taps.
         <div className="coach">
@@ -245,27 +264,29 @@ export function FeedPlayer({
           </button>
         </div>
       )}
-      {notice && (
-        <p className="feed-notice" role="status">
-          {notice}
-        </p>
-      )}
-      {sheet?.kind === 'more' && (
-        <MoreSheet
-          onClose={closeSheet}
-          onChoose={(choice) => {
-            if (choice === 'report') setSheet({ kind: 'report', video: sheet.video });
-            else void shareVideo(sheet.video).then(done);
-          }}
-        />
-      )}
-      {sheet?.kind === 'report' && (
-        <ReportSheet videoId={sheet.video.id} guest={guest} onClose={closeSheet} onSent={done} />
-      )}
-      {sheet?.kind === 'rate' && (
-        <RateSheet video={sheet.video} guest={guest} onClose={closeSheet} onRated={done} />
-      )}
-      {sheet?.kind === 'settings' && <PreferencesSheet onClose={closeSheet} />}
+      <Suspense fallback={null}>
+        {sheet?.kind === 'more' && (
+          <MoreSheet
+            onClose={closeSheet}
+            onChoose={(choice) => {
+              if (choice === 'report') setSheet({ kind: 'report', video: sheet.video });
+              else void shareVideo(sheet.video).then(done);
+            }}
+          />
+        )}
+        {sheet?.kind === 'report' && (
+          <ReportSheet
+            videoId={sheet.video.id}
+            guest={guest}
+            onClose={closeSheet}
+            onSent={(message) => done(message, true)}
+          />
+        )}
+        {sheet?.kind === 'rate' && (
+          <RateSheet video={sheet.video} guest={guest} onClose={closeSheet} onRated={done} />
+        )}
+        {sheet?.kind === 'settings' && <PreferencesSheet onClose={closeSheet} />}
+      </Suspense>
       <div className="feed-nav">
         <button
           type="button"

@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { ScreenHeader } from '../../ui/ScreenHeader';
@@ -8,12 +8,14 @@ import { useAdPlacements } from './ads';
 import { FeedPlayer } from './FeedPlayer';
 import { feedIndexAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
-import { LeftSidebar } from './LeftSidebar';
-import { RightSidebar } from './RightSidebar';
-import { type FeedRoute, type FeedStart, feedSource } from './sources';
+import { type FeedRoute, type FeedStart, feedSource, homeQuery } from './sources';
 import { useFeedList } from './useFeedList';
 import { useMediaQuery, WIDE_QUERY } from './useMediaQuery';
 import './feed.css';
+
+// Only screens of 1400 px and wider show the sidebars: phones never download them.
+const LeftSidebar = lazy(() => import('./LeftSidebar').then((m) => ({ default: m.LeftSidebar })));
+const RightSidebar = lazy(() => import('./RightSidebar').then((m) => ({ default: m.RightSidebar })));
 
 /** Every feed route of spec §2: the route picks the list, the player is the same. */
 export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; generation?: number }) {
@@ -23,8 +25,8 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   const tags = useAtomValue(preferenceSelectedTagsAtom);
   const gender = useAtomValue(preferencesCategoryAtom);
   // Home follows the viewer's gender preference (default 'm') and selected tags; other feeds take their
-  // query from the URL.
-  const query = route === 'home' ? homeQuery(gender, tags) : search.toString();
+  // query from the URL, and category and cam-site feeds the preferred gender too (spec §7: gender={list}).
+  const query = route === 'home' ? homeQuery(gender, tags) : feedQuery(route, search, gender);
   const source = feedSource(route, params, query);
   const start = (location.state as { feed?: FeedStart } | null)?.feed;
   const { list, loadMore, retry } = useFeedList(source, start, generation);
@@ -37,10 +39,14 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   const frame = (body: ReactNode) =>
     wide ? (
       <div className="feed-layout">
-        <LeftSidebar ads={ads} />
+        <Suspense fallback={<aside className="sidebar" />}>
+          <LeftSidebar ads={ads} />
+        </Suspense>
         <div className="feed-center">{body}</div>
         {creatorId !== undefined ? (
-          <RightSidebar creatorId={creatorId} guest={guest} />
+          <Suspense fallback={<aside className="sidebar" />}>
+            <RightSidebar creatorId={creatorId} guest={guest} />
+          </Suspense>
         ) : (
           <aside className="sidebar" />
         )}
@@ -96,9 +102,11 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   );
 }
 
-function homeQuery(gender: string, tags: { id: number }[]): string {
-  const params = new URLSearchParams();
-  if (/^[mt](,[mt])?$/.test(gender)) params.set('gender', gender);
-  if (tags.length > 0) params.set('tags', tags.map((t) => t.id).join(','));
+function feedQuery(route: FeedRoute, search: URLSearchParams, gender: string): string {
+  const params = new URLSearchParams(search);
+  if ((route === 'category' || route === 'webcam-site') && !params.has('gender') && GENDER.test(gender))
+    params.set('gender', gender);
   return params.toString();
 }
+
+const GENDER = /^[mt](,[mt])?$/;

@@ -1,8 +1,9 @@
-import { useAtom } from 'jotai';
-import { type CSSProperties, useCallback, useEffect, useRef, useState } from 'react';
+import { useAtom, useAtomValue } from 'jotai';
+import { type CSSProperties, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { trackVideoLike, trackVideoView } from '../../api/tracking';
 import type { Video } from '../../contract';
+import { onlineAtom } from '../../state/network';
 import { isMutedAtom, likedVideosAtom } from '../../state/preferences';
 import { Avatar } from '../../ui/Avatar';
 import { formatCount } from '../../ui/format';
@@ -22,6 +23,12 @@ import { useSlotSource } from './useSlotSource';
 import { SWIPE } from './window';
 
 const TAGS_SHOWN = 5;
+
+/**
+ * Offline a video cannot start, yet the viewer saw it (poster, title, creator): after this long on screen
+ * it counts as viewed, queued in the outbox until the network is back.
+ */
+export const OFFLINE_VIEW_MS = 1000;
 
 interface SlotProps {
   video: Video | undefined;
@@ -86,12 +93,25 @@ export function FeedSlot({
   const stalled = stalledId !== null && stalledId === videoId;
   const failed = failedId !== null && failedId === videoId;
 
+  const online = useAtomValue(onlineAtom);
+  const [attempt, setAttempt] = useState(0);
+
   const fail = useCallback(() => {
     setFailedId(videoId ?? null);
     onFail?.();
   }, [onFail, videoId]);
   // The slot above keeps its source too, so swiping back shows the frame at once.
-  useSlotSource(ref, video && load ? (video.playlistUrl ?? null) : null, fail);
+  useSlotSource(ref, video && load ? (video.playlistUrl ?? null) : null, fail, attempt);
+
+  // Back online: a video that failed for want of a network gets another go; the others play on untouched.
+  const retryFailed = useEffectEvent(() => {
+    if (failedId === null) return;
+    setFailedId(null);
+    setAttempt((n) => n + 1);
+  });
+  useEffect(() => {
+    if (online) retryFailed();
+  }, [online]);
 
   useEffect(() => {
     const element = ref.current;
@@ -125,6 +145,12 @@ export function FeedSlot({
     setViewed(new Set(viewed).add(videoId));
     void trackVideoView(videoId);
   };
+  const markSeenOffline = useEffectEvent(markViewed);
+  useEffect(() => {
+    if (!active || online || videoId === undefined) return;
+    const timer = window.setTimeout(markSeenOffline, OFFLINE_VIEW_MS);
+    return () => window.clearTimeout(timer);
+  }, [active, online, videoId]);
 
   const toggleMute = () => {
     const element = ref.current;
@@ -196,7 +222,13 @@ export function FeedSlot({
               <PlayIcon />
             </span>
           )}
-          {failed && <p className="feed-failed">This video can't be played right now.</p>}
+          {failed && (
+            <p className="feed-failed">
+              {online
+                ? "This video can't be played right now."
+                : "Offline: it plays when you're back online."}
+            </p>
+          )}
 
           <div className="feed-info">
             <Link to={`/${video.user.slug}`} className="feed-author">

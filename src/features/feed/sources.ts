@@ -1,5 +1,5 @@
 import type { Params } from 'react-router';
-import type { Video } from '../../contract';
+import { discoverGroups, type Video } from '../../contract';
 
 /** Where a feed starts: the first page's URL, its title, and an optional list handed over by the screen before. */
 export interface FeedSource {
@@ -32,6 +32,14 @@ export type FeedRoute =
 
 const enc = encodeURIComponent;
 
+/** The home feed's query: the viewer's gender preference (when valid) and selected tags. */
+export function homeQuery(gender: string, tags: { id: number }[]): string {
+  const params = new URLSearchParams();
+  if (/^[mt](,[mt])?$/.test(gender)) params.set('gender', gender);
+  if (tags.length > 0) params.set('tags', tags.map((t) => t.id).join(','));
+  return params.toString();
+}
+
 export const titleCase = (text = '') => text.replace(/[-_]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** Maps a feed route of spec §2 to its list call of spec §7. */
@@ -58,7 +66,8 @@ export function feedSource(route: FeedRoute, params: Params, query = ''): FeedSo
       return {
         key: `category:${params.category}`,
         firstUrl: `/v1/discover/category/${enc(params.category ?? '')}/videos${q}`,
-        title: titleCase(params.category),
+        // Spec §2: titled from a category-name lookup; the discover carousels are categories too.
+        title: discoverGroups.find((g) => g.slug === params.category)?.title ?? titleCase(params.category),
       };
     case 'webcam-site':
       return {

@@ -7,7 +7,11 @@ type HlsModule = typeof import('hls.js');
 let hlsModule: Promise<HlsModule> | undefined;
 // One download for all three slots, and only for browsers without native HLS.
 const loadHls = () => {
-  hlsModule ??= import('hls.js');
+  hlsModule ??= import('hls.js').catch((error: unknown) => {
+    // Offline the chunk may not load (it is not precached); the next attempt must try again.
+    hlsModule = undefined;
+    throw error;
+  });
   return hlsModule;
 };
 
@@ -20,6 +24,8 @@ export function useSlotSource(
   ref: RefObject<HTMLVideoElement | null>,
   src: string | null,
   onFail: () => void,
+  /** A new number re-points the slot at the same source (a retry after a failure). */
+  attempt = 0,
 ) {
   const fail = useEffectEvent(onFail);
   const hlsRef = useRef<Hls | null>(null);
@@ -32,6 +38,7 @@ export function useSlotSource(
     [],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `attempt` must load the same source again.
   useEffect(() => {
     const video = ref.current;
     if (!video) return;
@@ -81,5 +88,5 @@ export function useSlotSource(
     return () => {
       cancelled = true;
     };
-  }, [ref, src]);
+  }, [ref, src, attempt]);
 }

@@ -1,0 +1,54 @@
+import {
+  type DiscoverResponse,
+  discoverResponseSchema,
+  type SearchResponse,
+  searchResponseSchema,
+} from '../contract';
+import { apiFetch } from './http';
+import { toQuery } from './query';
+
+const GENDER = /^[mt](,[mt])?$/;
+
+/** The gender filter of a preferencesCategory value, or none when it is not a valid one. */
+export const discoverGender = (category: string) => (GENDER.test(category) ? category : undefined);
+
+let early: { url: string; answer: Promise<DiscoverResponse> } | undefined;
+
+/**
+ * Starts GET /v1/discover at app start when the app opens on /discover, beside the screen's own code
+ * download; the screen's first load takes this answer over instead of asking again.
+ */
+export function prefetchDiscover(gender: string | undefined) {
+  const url = `/v1/discover${toQuery({ gender })}`;
+  const answer = apiFetch(url, { schema: discoverResponseSchema });
+  answer.catch(() => undefined);
+  early = { url, answer };
+}
+
+/** GET /v1/discover: the same for every viewer of a gender choice; the service worker keeps a copy. */
+export function fetchDiscover(gender: string | undefined, signal?: AbortSignal): Promise<DiscoverResponse> {
+  const url = `/v1/discover${toQuery({ gender })}`;
+  if (early?.url === url) {
+    const { answer } = early;
+    early = undefined;
+    return answer;
+  }
+  return apiFetch(url, { schema: discoverResponseSchema, signal });
+}
+
+/**
+ * POST /v1/discover/search?query=: `isFinal` once the viewer stopped typing (2 s), so the server logs
+ * finished searches only.
+ */
+export function searchDiscover(
+  query: string,
+  isFinal: boolean,
+  signal?: AbortSignal,
+): Promise<SearchResponse> {
+  return apiFetch(`/v1/discover/search${toQuery({ query })}`, {
+    method: 'POST',
+    body: { is_final: isFinal },
+    schema: searchResponseSchema,
+    signal,
+  });
+}

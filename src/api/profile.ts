@@ -1,0 +1,30 @@
+import { type ProfileDetailsInput, type ProfileLinksInput, profileUpdateResponseSchema } from '../contract';
+import { apiFetch } from './http';
+
+/** One of the profile forms: details, gender, password (with confirmation) or colour. */
+export type ProfileUpdate = Partial<ProfileDetailsInput> | Record<string, string>;
+
+/** POST /v1/profile with details, gender, password or colour; a 403 means the session is gone (spec §6). */
+export function updateProfile(
+  body: Partial<ProfileDetailsInput> | Record<string, unknown>,
+  signal?: AbortSignal,
+) {
+  return apiFetch('/v1/profile', {
+    method: 'POST',
+    body,
+    schema: profileUpdateResponseSchema,
+    signal,
+    loginOn: [403],
+  });
+}
+
+/** POST /v1/profile with links to add or delete; a 402 sends the creator to /login (spec §8). */
+export function updateLinks(links: ProfileLinksInput['links'], signal?: AbortSignal) {
+  return apiFetch('/v1/profile', {
+    method: 'POST',
+    body: { links },
+    schema: profileUpdateResponseSchema,
+    signal,
+    loginOn: [402],
+  });
+}

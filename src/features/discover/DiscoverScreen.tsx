@@ -1,0 +1,210 @@
+import { useAtomValue } from 'jotai';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { discoverGender, fetchDiscover } from '../../api/discover';
+import { ApiError } from '../../api/http';
+import { useRequest } from '../../api/useRequest';
+import { type DiscoverResponse, discoverGroups, type SearchResponse } from '../../contract';
+import { preferencesCategoryAtom } from '../../state/preferences';
+import { Avatar } from '../../ui/Avatar';
+import { CloseIcon, SearchIcon } from '../../ui/icons';
+import { Spinner } from '../../ui/Spinner';
+import { Carousel, CreatorRow, Section, SiteRow } from './Sections';
+import { useDiscoverSearch } from './useDiscoverSearch';
+import { VideoTile } from './VideoTile';
+import './discover.css';
+
+/** /discover (spec §2): search, creators live and new, cam sites, and the four ranked carousels. */
+export function DiscoverScreen() {
+  const category = useAtomValue(preferencesCategoryAtom);
+  const gender = discoverGender(category);
+  const discover = useRequest(`discover:${gender ?? ''}`, (signal) => fetchDiscover(gender, signal));
+  const [text, setText] = useState('');
+  const search = useDiscoverSearch(text);
+  const searchId = useId();
+  const searching = search.status !== 'idle';
+
+  return (
+    <div className="discover">
+      <header className="discover-head">
+        <h1 className="discover-title">Discover</h1>
+        <search className="discover-search">
+          <label htmlFor={searchId} className="visually-hidden">
+            Search
+          </label>
+          <SearchIcon className="discover-search-icon" />
+          <input
+            id={searchId}
+            type="search"
+            placeholder="Search..."
+            autoComplete="off"
+            enterKeyHint="search"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+          />
+          {text && (
+            <button
+              type="button"
+              className="discover-search-clear"
+              aria-label="Clear search"
+              onClick={() => setText('')}
+            >
+              <CloseIcon />
+            </button>
+          )}
+        </search>
+      </header>
+
+      {searching ? (
+        <SearchResults state={search} />
+      ) : discover.status === 'loading' ? (
+        <DiscoverSkeleton />
+      ) : discover.status === 'error' ? (
+        <div className="discover-message" role="alert">
+          <p className="discover-message-title">Couldn't load Discover</p>
+          <p className="discover-message-text">
+            {discover.error instanceof ApiError
+              ? discover.error.message
+              : 'Something went wrong, try again later.'}
+          </p>
+          <button type="button" className="btn btn-primary" onClick={discover.retry}>
+            Retry
+          </button>
+        </div>
+      ) : (
+        <DiscoverSections data={discover.data} />
+      )}
+    </div>
+  );
+}
+
+function DiscoverSections({ data }: { data: DiscoverResponse }) {
+  // Thumbnails of the first carousel on screen load at once: they are what the first screenful shows.
+  const firstGroup = discoverGroups.find((g) => data.videos[g.key].length > 0)?.key;
+  return (
+    <div className="discover-body">
+      {data.liveUsers.length > 0 && (
+        <Section title="Live Creators">
+          <CreatorRow creators={data.liveUsers} />
+        </Section>
+      )}
+      {data.latestUsers.length > 0 && (
+        <Section title="Newest Creators">
+          <CreatorRow creators={data.latestUsers} />
+        </Section>
+      )}
+      {data.webcam_sites.length > 0 && (
+        <Section title="Cams sites">
+          <SiteRow sites={data.webcam_sites} />
+        </Section>
+      )}
+      {discoverGroups.map((group) =>
+        data.videos[group.key].length > 0 ? (
+          <Section key={group.key} title={group.title}>
+            <Carousel
+              videos={data.videos[group.key]}
+              feed={`/discover/category/${group.slug}/feed`}
+              eager={group.key === firstGroup}
+            />
+          </Section>
+        ) : null,
+      )}
+    </div>
+  );
+}
+
+function SearchResults({ state }: { state: ReturnType<typeof useDiscoverSearch> }) {
+  if (state.status === 'loading' || state.status === 'idle') {
+    return (
+      <div className="discover-message">
+        <Spinner />
+      </div>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <div className="discover-message" role="alert">
+        <p className="discover-message-text">{state.message}</p>
+      </div>
+    );
+  }
+  const { users, tags, videos }: SearchResponse = state.data;
+  if (users.length + tags.length + videos.length === 0) {
+    return (
+      <div className="discover-message">
+        <p className="discover-message-title">No results found</p>
+      </div>
+    );
+  }
+  return (
+    <div className="discover-body">
+      {users.length > 0 && (
+        <Section title="Users">
+          <ul className="search-users">
+            {users.map((u) => (
+              <li key={u.id}>
+                <Link to={`/${u.slug}`} className="search-user">
+                  <Avatar src={u.avatar} name={u.name} size={44} live={u.isLive === 1} />
+                  <span className="search-user-text">
+                    <span className="search-user-name">{u.name}</span>
+                    <span className="search-user-slug">@{u.slug}</span>
+                  </span>
+                  {u.isLive === 1 && <span className="live-badge">LIVE</span>}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+      {tags.length > 0 && (
+        <Section title="Tags">
+          <ul className="search-tags">
+            {tags.map((tag) => (
+              <li key={tag.id}>
+                <Link to={`/tag/${tag.id}`} className="search-tag">
+                  #{tag.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+      {videos.length > 0 && (
+        <Section title="Videos">
+          <ul className="video-grid">
+            {videos.map((video, index) => (
+              <li key={video.id}>
+                <VideoTile
+                  video={video}
+                  index={index}
+                  list={videos}
+                  to={`/video/${video.id}/${video.slug}`}
+                />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+    </div>
+  );
+}
+
+function DiscoverSkeleton() {
+  return (
+    <div className="discover-body" aria-busy="true">
+      <span className="visually-hidden" role="status">
+        Loading
+      </span>
+      {[0, 1, 2].map((row) => (
+        <div key={row} className="discover-section" aria-hidden="true">
+          <div className="skeleton skeleton-title" />
+          <div className="discover-row carousel">
+            {[0, 1, 2, 3, 4, 5].map((i) => (
+              <div key={i} className="skeleton skeleton-tile" />
+            ))}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
