@@ -324,7 +324,9 @@ export const tailScanArgs = (input: string, fromSeconds: number): string[] => [
   '-select_streams',
   'v:0',
   '-read_intervals',
-  `${fromSeconds.toFixed(3)}%`,
+  // An explicit end (a day past the start, beyond any upload we take): the open form `17%` reads no
+  // packets at all with the ffprobe build npm ships (5.2), which would refuse every upload as damaged.
+  `${fromSeconds.toFixed(3)}%+86400`,
   '-show_entries',
   'packet=pts_time',
   '-of',

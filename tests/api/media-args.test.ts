@@ -153,7 +153,7 @@ describe('upload ladder and probe (pure)', () => {
     expect(frameArgs('in', { atSeconds: 0, size: { width: 2, height: 2 }, output: 'o.jpg' })).not.toContain(
       '-ss',
     );
-    expect(flag(tailScanArgs('in', 17), '-read_intervals')).toBe('17.000%');
+    expect(flag(tailScanArgs('in', 17), '-read_intervals')).toBe('17.000%+86400');
     expect(flag(tailScanArgs('in', 17), '-show_entries')).toBe('packet=pts_time');
     const mp4 = progressiveMp4Args('p.m3u8', 'o.mp4');
     expect(flag(mp4, '-c')).toBe('copy');
