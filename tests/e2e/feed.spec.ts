@@ -77,7 +77,7 @@ test.describe('feed player', () => {
       release = resolve;
     });
     let first: string | null = null;
-    await page.route(/\/media\/videos\/\d+\/.+\.ts$/, async (route) => {
+    await page.route(/\/media\/videos\/[^/]+\/.+\.ts$/, async (route) => {
       const dir = new URL(route.request().url()).pathname.split('/').slice(0, 4).join('/');
       first ??= dir;
       if (dir === first) await held;
