@@ -17,7 +17,7 @@ import type { AppDeps } from '../deps';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
-import { type VideoRow, viewerFlags, visibleTo } from './listing';
+import { presentForViewer, type VideoRow, visibleTo } from './listing';
 import { presentVideos } from './present';
 import { notGeoBlocked, publicVideo } from './visibility';
 
@@ -226,16 +226,7 @@ export async function searchRoutes(app: FastifyInstance, deps: AppDeps) {
     const result: SearchResponse = {
       users: users.map(card),
       tags,
-      videos: await presentVideos(
-        db,
-        deps.storage,
-        videos,
-        await viewerFlags(
-          db,
-          viewer,
-          videos.map((r) => r.id),
-        ),
-      ),
+      videos: await presentForViewer(db, deps.storage, viewer, videos),
     };
     if (body.is_final) {
       await db.insert(t.searchLog).values({

@@ -20,12 +20,11 @@ import {
   encodeCursor,
   MAX_ID,
   nextLink,
+  presentForViewer,
   type VideoRow,
-  viewerFlags,
   visibleTo,
 } from './listing';
 import { nextLink as pageLink } from './page-link';
-import { presentVideos } from './present';
 
 const MAX_PER_PAGE = 100;
 /** A ranked discover group pages by offset (ranks move as counts do); it stops at this many videos. */
@@ -69,16 +68,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     const more = rows.length > page.length;
     const shown = [...lead, ...page];
     return {
-      data: await presentVideos(
-        db,
-        deps.storage,
-        shown,
-        await viewerFlags(
-          db,
-          viewer,
-          shown.map((r) => r.id),
-        ),
-      ),
+      data: await presentForViewer(db, deps.storage, viewer, shown),
       links: {
         next: nextLink(
           request.url.split('?')[0] ?? '',
@@ -145,16 +135,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
         limit > 0 ? await rankedVideos(db, viewer, query.gender, group.key, limit + 1, offset) : [];
       const shown = rows.slice(0, limit);
       return {
-        data: await presentVideos(
-          db,
-          deps.storage,
-          shown,
-          await viewerFlags(
-            db,
-            viewer,
-            shown.map((r) => r.id),
-          ),
-        ),
+        data: await presentForViewer(db, deps.storage, viewer, shown),
         links: {
           next: pageLink(
             request.url.split('?')[0] ?? '',

@@ -5,7 +5,8 @@ import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import { HttpError } from '../http/errors';
 import type { Viewer } from '../http/viewer';
-import type { ViewerFlags } from './present';
+import type { MediaStorage } from '../media/storage';
+import { presentVideos, type ViewerFlags } from './present';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 export type VideoRow = typeof t.videos.$inferSelect;
@@ -121,3 +122,17 @@ export function afterChrono(cursor: v.InferOutput<typeof chronoCursorSchema> | u
 }
 
 export const chronoCursorOf = (row: VideoRow) => encodeCursor({ p: row.publishAt.getTime(), i: row.id });
+
+/** Rows as the viewer sees them: the public video shape with their own isLiked and isRated. */
+export async function presentForViewer(db: Db, storage: MediaStorage, viewer: Viewer, rows: VideoRow[]) {
+  return presentVideos(
+    db,
+    storage,
+    rows,
+    await viewerFlags(
+      db,
+      viewer,
+      rows.map((r) => r.id),
+    ),
+  );
+}

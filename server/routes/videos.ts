@@ -18,12 +18,11 @@ import {
   invalidCursor,
   MAX_ID,
   nextLink,
+  presentForViewer,
   tagsFilter,
   type VideoRow,
-  viewerFlags,
   visibleTo,
 } from './listing';
-import { presentVideos } from './present';
 
 const DEFAULT_PER_PAGE = 10;
 const MAX_PER_PAGE = 50;
@@ -121,16 +120,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     rows: VideoRow[],
     cursor: string | null,
   ) => ({
-    data: await presentVideos(
-      db,
-      deps.storage,
-      rows,
-      await viewerFlags(
-        db,
-        viewer,
-        rows.map((r) => r.id),
-      ),
-    ),
+    data: await presentForViewer(db, deps.storage, viewer, rows),
     links: { next: nextLink('/v1/videos', request.query as Record<string, unknown>, cursor) },
   });
 
