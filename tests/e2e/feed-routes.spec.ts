@@ -1,4 +1,5 @@
 import { expect, type Page, test } from 'playwright/test';
+import { writeKv } from './device';
 
 // Issue 5 acceptance, phone project only (see playwright.config.ts): long swipes in order, every feed route, a logged-in viewer.
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
@@ -38,19 +39,7 @@ test.describe('feed acceptance', () => {
     });
     // Both genders, so the home feed holds every demo clip (the default preference is 'm' only).
     await page.goto('/');
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('shortcams');
-          open.onsuccess = () => {
-            const tx = open.result.transaction('kv', 'readwrite');
-            tx.objectStore('kv').put('m,t', 'preferencesCategory');
-            tx.oncomplete = () => resolve();
-            tx.onerror = () => reject(tx.error);
-          };
-          open.onerror = () => reject(open.error);
-        }),
-    );
+    await writeKv(page, 'preferencesCategory', 'm,t');
     titles.length = 0;
     await page.reload();
     await expect(current(page).locator('video')).toBeVisible();

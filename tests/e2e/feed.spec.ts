@@ -1,4 +1,5 @@
 import { expect, type Page, test } from 'playwright/test';
+import { readKv } from './device';
 
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
 const position = async (page: Page) => Number(await current(page).getAttribute('aria-posinset'));
@@ -213,19 +214,7 @@ test.describe('feed overlay', () => {
 });
 
 test.describe('interactions reach the server', () => {
-  const guestIdOf = (page: Page) =>
-    page.evaluate(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          const open = indexedDB.open('shortcams');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const get = open.result.transaction('kv').objectStore('kv').get('guestId');
-            get.onsuccess = () => resolve(get.result as string);
-            get.onerror = () => reject(get.error);
-          };
-        }),
-    );
+  const guestIdOf = async (page: Page) => String(await readKv(page, 'guestId'));
 
   test("a guest's like and view are counted once, and the like survives a reload", async ({
     page,

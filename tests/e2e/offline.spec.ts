@@ -2,6 +2,7 @@
 // its service worker and the real server. Only the network edge is played with: the browser's offline mode,
 // and answers of 503 at the network boundary.
 import { expect, type Page, test } from 'playwright/test';
+import { readKv } from './device';
 
 interface Video {
   id: number;
@@ -29,20 +30,6 @@ const outbox = (page: Page) =>
           all.onerror = () => reject(all.error);
         };
       }),
-  );
-const readKv = (page: Page, key: string) =>
-  page.evaluate(
-    (k) =>
-      new Promise<unknown>((resolve, reject) => {
-        const open = indexedDB.open('shortcams');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const get = open.result.transaction('kv').objectStore('kv').get(k);
-          get.onsuccess = () => resolve(get.result);
-          get.onerror = () => reject(get.error);
-        };
-      }),
-    key,
   );
 const cacheSize = (page: Page, part: string) =>
   page.evaluate(async (p) => {

@@ -1,22 +1,8 @@
 // The app frame around every screen (issue 6): the 18+ gate, the side drawer for guests and members, the
 // login wrapper, back buttons, and the stored selection that non-home tabs clear.
-import { expect, type Page, test } from 'playwright/test';
+import { expect, test } from 'playwright/test';
 import { AGE_CONFIRM_BUTTON } from './age-gate';
-
-const readKv = (page: Page, key: string) =>
-  page.evaluate(
-    (k) =>
-      new Promise<unknown>((resolve, reject) => {
-        const open = indexedDB.open('shortcams');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const get = open.result.transaction('kv').objectStore('kv').get(k);
-          get.onsuccess = () => resolve(get.result);
-          get.onerror = () => reject(get.error);
-        };
-      }),
-    key,
-  );
+import { readKv } from './device';
 
 test.describe('age gate', () => {
   // A device that has never answered: no storage state at all.
