@@ -110,6 +110,29 @@ describe('outbox', () => {
     ]);
   });
 
+  it('sends an unlike tapped while its like is on the wire as its own entry, under a new key', async () => {
+    const outbox = await load();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The server holds the like's answer until the viewer has changed their mind.
+    let started = 0;
+    answer = async () => {
+      started++;
+      await gate;
+      return new Response('{}', { status: 201 });
+    };
+    void outbox.enqueue('video-like', { video_id: 5, type: 'add' }, 'like:5');
+    await vi.waitFor(() => expect(started).toBe(1));
+    await outbox.enqueue('video-like', { video_id: 5, type: 'remove' }, 'like:5');
+    release();
+    online();
+    await vi.waitFor(async () => expect(await outbox.pending()).toEqual([]));
+    expect(received.map((r) => r.body.type)).toEqual(['add', 'remove']);
+    expect(received[0]?.key).not.toBe(received[1]?.key);
+  });
+
   it('survives a reload: a fresh module over the same IndexedDB still has the entries and keys', async () => {
     const first = await load();
     offline();
