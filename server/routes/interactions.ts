@@ -18,7 +18,7 @@ import { HttpError, notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
 import { reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
-import { requireUser, type Viewer, viewerOf } from '../http/viewer';
+import { identifiedViewer, requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 /**
@@ -37,18 +37,13 @@ async function visibleVideoId(db: Db, viewer: Viewer, videoId: number): Promise<
   return row.id;
 }
 
-function requireViewerKey(viewer: Viewer): string {
-  if (viewer.key) return viewer.key;
-  throw new HttpError(422, 'Missing guest id.', { guest_id: ['Missing guest id.'] });
-}
-
 export default async function interactionRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
   app.post('/v1/video-like', async (request, reply) => {
     const input = parse(videoLikeSchema, request.body);
-    const viewer = await viewerOf(request, deps);
-    const key = requireViewerKey(viewer);
+    const viewer = await identifiedViewer(request, deps);
+    const { key } = viewer;
     const videoId = await visibleVideoId(db, viewer, input.video_id);
     return idempotent(db, request, reply, 'video-like', (outer) =>
       outer.transaction(async (tx) => {

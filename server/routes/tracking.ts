@@ -3,24 +3,16 @@
 // counted twice. All answer 201 {status:'ok'}; a post that is acknowledged but deliberately not counted
 // (your own profile) answers the same, so the outbox can drop it.
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { eventSchema, linkClickSchema, profileViewSchema, socialMessages } from '../../src/contract';
+import type { FastifyInstance } from 'fastify';
+import { eventSchema, linkClickSchema, profileViewSchema } from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
-import { HttpError, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
 import { parse } from '../http/validate';
-import { type Viewer, viewerOf } from '../http/viewer';
+import { identifiedViewer } from '../http/viewer';
 
 const OK = { status: 201, body: { status: 'ok' } } as const;
-
-/** A tracking row needs someone to attribute it to: the bearer's user, else a well-formed guest_id. */
-async function identifiedViewer(request: FastifyRequest, deps: AppDeps): Promise<Viewer> {
-  const viewer = await viewerOf(request, deps);
-  if (!viewer.key)
-    throw new HttpError(422, socialMessages.missingViewer, { guest_id: [socialMessages.missingViewer] });
-  return viewer;
-}
 
 export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
