@@ -15,9 +15,9 @@ import type { Video } from '../../contract';
 import { onlineAtom } from '../../state/network';
 import { preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
 import { showToastAtom } from '../../state/toast';
-import { MoreSheet, RateSheet, shareVideo } from './ActionSheets';
+import { MoreSheet, RateSheet, RatingBar, shareVideo } from './ActionSheets';
 import { FeedSlot, type SlotAction } from './FeedSlot';
-import { feedIndexAtom, feedLoadingMoreAtom } from './feedAtoms';
+import { feedIndexAtom, feedLoadingMoreAtom, patchVideoAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
 import type { AdPlacement } from './sidebar';
 import {
@@ -57,11 +57,14 @@ export function FeedPlayer({
   hasMore,
   onNearEnd,
   ads = [],
+  rating = false,
 }: {
   videos: Video[];
   hasMore: boolean;
   onNearEnd: () => void;
   ads?: AdPlacement[];
+  /** Rating mode: the faces sit on every video and a choice moves on; no prompt opens by itself. */
+  rating?: boolean;
 }) {
   const [index, setIndex] = useAtom(feedIndexAtom);
   const loadingMore = useAtomValue(feedLoadingMoreAtom);
@@ -170,6 +173,11 @@ export function FeedPlayer({
     if (message) showToast(message, { long });
   };
   const guest = useIsGuest();
+  const patchVideo = useSetAtom(patchVideoAtom);
+  const rated = (video: Video, message: string) => {
+    patchVideo(video.id, { isRated: true });
+    done(message);
+  };
 
   // Instream ad before every n-th video (placement.every, default 5), once per video per visit.
   const instream = ads.find((a) => a.type === 'instream');
@@ -194,12 +202,13 @@ export function FeedPlayer({
     lastIndex.current = current;
     movedSincePrompt.current++;
     const video = videos[current];
+    if (rating) return;
     if (movedSincePrompt.current >= promptAfter.current && video && !video.isRated && !sheet) {
       movedSincePrompt.current = 0;
       promptAfter.current = 2 + Math.floor(Math.random() * 4);
       setSheet({ kind: 'rate', video });
     }
-  }, [current, videos, sheet]);
+  }, [current, videos, sheet, rating]);
   const held = sheet !== null || adPlaying;
 
   return (
@@ -242,6 +251,17 @@ export function FeedPlayer({
           );
         })}
       </div>
+      {rating && !adPlaying && videos[current] && (
+        <RatingBar
+          key={videos[current].id}
+          video={videos[current]}
+          guest={guest}
+          onRated={(message) => {
+            rated(videos[current] as Video, message);
+            go(1);
+          }}
+        />
+      )}
       {adPlaying && instream && (
         <Suspense fallback={null}>
           <InstreamAd placement={instream} onDone={endAd} />
@@ -283,7 +303,12 @@ export function FeedPlayer({
           />
         )}
         {sheet?.kind === 'rate' && (
-          <RateSheet video={sheet.video} guest={guest} onClose={closeSheet} onRated={done} />
+          <RateSheet
+            video={sheet.video}
+            guest={guest}
+            onClose={closeSheet}
+            onRated={(message) => rated(sheet.video, message)}
+          />
         )}
         {sheet?.kind === 'settings' && <PreferencesSheet onClose={closeSheet} />}
       </Suspense>

@@ -97,7 +97,13 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   return frame(
     <>
       {header}
-      <FeedPlayer videos={list.videos} hasMore={list.next !== null} onNearEnd={loadMore} ads={ads} />
+      <FeedPlayer
+        videos={list.videos}
+        hasMore={list.next !== null}
+        onNearEnd={loadMore}
+        ads={ads}
+        rating={source.rating}
+      />
     </>,
   );
 }

@@ -1,4 +1,4 @@
-import { useAtom, useAtomValue } from 'jotai';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { type CSSProperties, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { trackVideoLike, trackVideoView } from '../../api/tracking';
@@ -18,7 +18,7 @@ import {
   VolumeIcon,
 } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
-import { viewedVideosAtom } from './feedAtoms';
+import { patchVideoAtom, viewedVideosAtom } from './feedAtoms';
 import { useSlotSource } from './useSlotSource';
 import { SWIPE } from './window';
 
@@ -84,11 +84,11 @@ export function FeedSlot({
   const [muted, setMuted] = useAtom(isMutedAtom);
   const [likedVideos, setLikedVideos] = useAtom(likedVideosAtom);
   const [viewed, setViewed] = useAtom(viewedVideosAtom);
+  const patchVideo = useSetAtom(patchVideoAtom);
   const [paused, setPaused] = useState(false);
   // Keyed by video: a recycled slot starts clean for its next video without a reset effect.
   const [stalledId, setStalledId] = useState<number | null>(null);
   const [failedId, setFailedId] = useState<number | null>(null);
-  const [liked, setLiked] = useState<{ id: number; liked: boolean; count: number } | null>(null);
   const videoId = video?.id;
   const stalled = stalledId !== null && stalledId === videoId;
   const failed = failedId !== null && failedId === videoId;
@@ -161,16 +161,12 @@ export function FeedSlot({
 
   // A like still in the outbox (offline) is not in the server's answer yet: the device's list fills the gap.
   const pendingLike = video !== undefined && !video.isLiked && likedVideos.includes(video.id);
-  const isLiked = video ? (liked?.id === video.id ? liked.liked : video.isLiked || pendingLike) : false;
-  const likeCount = video
-    ? liked?.id === video.id
-      ? liked.count
-      : video.likeCount + (pendingLike ? 1 : 0)
-    : 0;
+  const isLiked = video ? video.isLiked || pendingLike : false;
+  const likeCount = video ? video.likeCount + (pendingLike ? 1 : 0) : 0;
   const toggleLike = () => {
     if (!video) return;
     const next = !isLiked;
-    setLiked({ id: video.id, liked: next, count: Math.max(0, likeCount + (next ? 1 : -1)) });
+    patchVideo(video.id, { isLiked: next, likeCount: Math.max(0, likeCount + (next ? 1 : -1)) });
     setLikedVideos(
       next
         ? [...likedVideos.filter((id) => id !== video.id), video.id]
