@@ -13,6 +13,7 @@ import {
 import { useNavigate } from 'react-router';
 import type { Video } from '../../contract';
 import { onlineAtom } from '../../state/network';
+import { profilePanelOpenAtom, usePanelState } from '../../state/panel';
 import { preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
 import { showToastAtom } from '../../state/toast';
 import { MoreSheet, RateSheet, RatingBar, shareVideo } from './ActionSheets';
@@ -45,7 +46,6 @@ const ReportSheet = lazy(() => import('./ReportSheet').then((m) => ({ default: m
 const PreferencesSheet = lazy(() =>
   import('./PreferencesSheet').then((m) => ({ default: m.PreferencesSheet })),
 );
-const InstreamAd = lazy(() => import('./InstreamAd').then((m) => ({ default: m.InstreamAd })));
 
 /**
  * The feed: exactly three <video> slots (previous, current, next) recycled as the viewer moves, so a feed of
@@ -67,11 +67,13 @@ export function FeedPlayer({
   rating?: boolean;
 }) {
   const [index, setIndex] = useAtom(feedIndexAtom);
+  const panelOpen = useAtomValue(profilePanelOpenAtom);
   const loadingMore = useAtomValue(feedLoadingMoreAtom);
   const navigate = useNavigate();
   const [drag, setDrag] = useState<Drag | null>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const current = Math.min(index, Math.max(videos.length - 1, 0));
+  const onScreen = videos[current];
   const slots = useMemo(() => assignSlots(current, videos.length), [current, videos.length]);
   // Until the first video plays, it alone uses the network (see FeedSlot's `load`).
   const [started, setStarted] = useState(false);
@@ -88,12 +90,25 @@ export function FeedPlayer({
     if (hasMore && videos.length - 1 - current <= PREFETCH_REMAINING) onNearEnd();
   }, [current, videos.length, hasMore, onNearEnd]);
 
+  // Instream ad before every n-th video (placement.every, default 5), once per video per visit. It plays in
+  // that video's slot, so the slot below buffers the ad ahead as it would the video.
+  const instream = ads.find((a) => a.type === 'instream');
+  const [adsDone, setAdsDone] = useState<ReadonlySet<number>>(() => new Set());
+  const adAt = (i: number | null) =>
+    instream && i !== null && i > 0 && i % (instream.every ?? 5) === 0 && !adsDone.has(i)
+      ? instream
+      : undefined;
+  const adPlaying = adAt(current) !== undefined;
+  const endAd = useCallback((i: number) => setAdsDone((done) => new Set(done).add(i)), []);
+
   const go = useCallback(
     (direction: 1 | -1) => {
+      // An ad is left by its Skip button (after 5 s, spec §9), not by scrolling past it.
+      if (adPlaying) return;
       const target = step(current, videos.length, direction);
       if (target !== null) setIndex(target);
     },
-    [current, videos.length, setIndex],
+    [current, videos.length, setIndex, adPlaying],
   );
 
   const stepAllowed = useMemo(() => throttle(SWIPE.throttleMs), []);
@@ -106,7 +121,7 @@ export function FeedPlayer({
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
       const forward = event.key === 'ArrowDown' || event.key === 'PageDown';
       const backward = event.key === 'ArrowUp' || event.key === 'PageUp';
-      if ((!forward && !backward) || event.defaultPrevented) return;
+      if ((!forward && !backward) || event.defaultPrevented || panelOpen) return;
       if ((event.target as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable]'))
         return;
       event.preventDefault();
@@ -114,13 +129,14 @@ export function FeedPlayer({
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [go, stepAllowed]);
+  }, [go, stepAllowed, panelOpen]);
 
+  const panelState = usePanelState();
   const openProfile = useCallback(() => {
     const video = videos[current];
     // Pushes the profile URL, so the system back gesture returns to this very video.
-    if (video) navigate(`/${video.user.slug}`);
-  }, [videos, current, navigate]);
+    if (video) navigate(`/${video.user.slug}`, { state: panelState });
+  }, [videos, current, navigate, panelState]);
 
   const onPointerDown = (event: PointerEvent) => {
     if (event.button !== 0 || (event.target as HTMLElement).closest('a, button, input')) return;
@@ -179,19 +195,6 @@ export function FeedPlayer({
     done(message);
   };
 
-  // Instream ad before every n-th video (placement.every, default 5), once per video per visit.
-  const instream = ads.find((a) => a.type === 'instream');
-  const [adBefore, setAdBefore] = useState<number | null>(null);
-  const adsShown = useRef(new Set<number>());
-  useEffect(() => {
-    if (!instream || current === 0 || adsShown.current.has(current)) return;
-    if (current % (instream.every ?? 5) !== 0) return;
-    adsShown.current.add(current);
-    setAdBefore(current);
-  }, [current, instream]);
-  const adPlaying = adBefore === current && instream !== undefined;
-  const endAd = useCallback(() => setAdBefore(null), []);
-
   // Rating prompt, the first reading of spec §5: after a random 2 to 5 videos, if the one on screen is
   // unrated; the video pauses under the prompt and plays on after it.
   const promptAfter = useRef(2 + Math.floor(Math.random() * 4));
@@ -202,14 +205,14 @@ export function FeedPlayer({
     lastIndex.current = current;
     movedSincePrompt.current++;
     const video = videos[current];
-    if (rating) return;
+    if (rating || adPlaying) return;
     if (movedSincePrompt.current >= promptAfter.current && video && !video.isRated && !sheet) {
       movedSincePrompt.current = 0;
       promptAfter.current = 2 + Math.floor(Math.random() * 4);
       setSheet({ kind: 'rate', video });
     }
-  }, [current, videos, sheet, rating]);
-  const held = sheet !== null || adPlaying;
+  }, [current, videos, sheet, rating, adPlaying]);
+  const held = sheet !== null || panelOpen;
 
   return (
     <div
@@ -233,7 +236,7 @@ export function FeedPlayer({
               video={video}
               position={slot.index ?? 0}
               total={videos.length}
-              active={slot.offset === 0 && !adPlaying}
+              active={slot.offset === 0}
               held={held}
               near={slot.offset === 1}
               load={started || slot.offset === 0}
@@ -247,25 +250,22 @@ export function FeedPlayer({
               onEnded={onSkip}
               onAction={onAction}
               autoscroll={autoscroll}
+              ad={adAt(slot.index)}
+              onAdDone={slot.index === null ? undefined : () => endAd(slot.index as number)}
             />
           );
         })}
       </div>
-      {rating && !adPlaying && videos[current] && (
+      {rating && !adPlaying && onScreen && (
         <RatingBar
-          key={videos[current].id}
-          video={videos[current]}
+          key={onScreen.id}
+          video={onScreen}
           guest={guest}
           onRated={(message) => {
-            rated(videos[current] as Video, message);
+            rated(onScreen, message);
             go(1);
           }}
         />
-      )}
-      {adPlaying && instream && (
-        <Suspense fallback={null}>
-          <InstreamAd placement={instream} onDone={endAd} />
-        </Suspense>
       )}
       {coachStep < 2 && (
         // The hint never blocks the gesture it teaches: only its button takes taps.

@@ -88,3 +88,12 @@ export function feedSource(route: FeedRoute, params: Params, query = ''): FeedSo
       };
   }
 }
+
+/** `#name` of tag `id` as the videos of its feed carry it, if any does. */
+export function tagTitle(videos: Video[] | undefined, id: string | undefined): string | undefined {
+  for (const video of videos ?? []) {
+    const tag = video.tags.find((t) => String(t.id) === id);
+    if (tag) return `#${tag.name}`;
+  }
+  return undefined;
+}
