@@ -150,21 +150,17 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
         </dl>
       )}
 
-      <div className={`profile-actions${canFollow ? '' : ' is-share-only'}`}>
-        {canFollow && <FollowButton creator={user} onChange={followChanged} className="profile-follow" />}
-        <button
-          type="button"
-          className="btn btn-ghost profile-share"
-          onClick={share}
-          aria-label={canFollow ? 'Share profile' : undefined}
+      {isOwner ? (
+        // The owner's row: sharing beside the account tools, one size of button for all.
+        <nav
+          className="profile-tools"
+          aria-label="Your account"
+          style={{ '--tools': tools.length + 1 } as CSSProperties}
         >
-          <ShareIcon />
-          {!canFollow && <span>Share profile</span>}
-        </button>
-      </div>
-
-      {tools.length > 0 && (
-        <nav className="profile-tools" aria-label="Your account">
+          <button type="button" className="profile-tool" onClick={share}>
+            <ShareIcon className="profile-tool-icon" />
+            <span>Share</span>
+          </button>
           {tools.map(({ to, label, Icon }) => (
             <Link key={to} to={to} className="profile-tool">
               <Icon className="profile-tool-icon" />
@@ -172,6 +168,19 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
             </Link>
           ))}
         </nav>
+      ) : (
+        <div className={`profile-actions${canFollow ? '' : ' is-share-only'}`}>
+          {canFollow && <FollowButton creator={user} onChange={followChanged} className="profile-follow" />}
+          <button
+            type="button"
+            className="btn btn-ghost profile-share"
+            onClick={share}
+            aria-label={canFollow ? 'Share profile' : undefined}
+          >
+            <ShareIcon />
+            {!canFollow && <span>Share profile</span>}
+          </button>
+        </div>
       )}
 
       {isOwner && isCreator && user.isVerified !== 'approved' && (
