@@ -1,4 +1,5 @@
 import { useParams } from 'react-router';
+import { ApiError } from '../../api/http';
 import { useVideoPages } from '../../api/useVideoPages';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
@@ -20,15 +21,21 @@ export function TagScreen() {
     <div className="tag-screen">
       <ScreenHeader title={tag ? `#${tag.name}` : pages.status === 'loading' ? undefined : 'Tag'} />
       {pages.status === 'loading' && <Spinner fill />}
-      {pages.status === 'error' && (
-        <div className="tag-message" role="alert">
-          <h2 className="tag-message-title">Couldn't load videos</h2>
-          <p className="tag-message-text">Check your connection and try again.</p>
-          <button type="button" className="btn btn-primary" onClick={pages.retry}>
-            Retry
-          </button>
-        </div>
-      )}
+      {pages.status === 'error' &&
+        (pages.error instanceof ApiError && pages.error.status === 404 ? (
+          <div className="tag-message" role="alert">
+            <h2 className="tag-message-title">Tag not found</h2>
+            <p className="tag-message-text">There is no such tag.</p>
+          </div>
+        ) : (
+          <div className="tag-message" role="alert">
+            <h2 className="tag-message-title">Couldn't load videos</h2>
+            <p className="tag-message-text">Check your connection and try again.</p>
+            <button type="button" className="btn btn-primary" onClick={pages.retry}>
+              Retry
+            </button>
+          </div>
+        ))}
       {pages.status === 'ready' &&
         (pages.videos.length === 0 ? (
           <div className="tag-message">
