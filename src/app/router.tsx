@@ -13,6 +13,7 @@ const HomeScreen = lazy(() => loadHome().then((m) => ({ default: m.HomeScreen })
 const ProfileScreen = lazy(() =>
   import('../features/profile/ProfileScreen').then((m) => ({ default: m.ProfileScreen })),
 );
+const TagScreen = lazy(() => import('../features/tags/TagScreen').then((m) => ({ default: m.TagScreen })));
 const PageScreen = lazy(() =>
   import('../features/pages/PageScreen').then((m) => ({ default: m.PageScreen })),
 );
@@ -66,7 +67,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomeScreen /> },
 
-          placeholder('tag/:id', 'Tag'),
+          { path: 'tag/:id', element: <TagScreen /> },
           feed('tag/:id/feed', 'tag'),
           feed('tag/:slug/recommended/:videoId', 'tag-video'),
           feed('tag/:slug/videos/:id', 'tag-video'),

@@ -4,6 +4,7 @@ import { useLocation, useParams, useSearchParams } from 'react-router';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { AdFormats } from './AdFormats';
 import { useAdPlacements } from './ads';
 import { FeedPlayer } from './FeedPlayer';
 import { feedIndexAtom } from './feedAtoms';
@@ -108,6 +109,7 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
         ads={ads}
         rating={source.rating}
       />
+      <AdFormats ads={ads} />
     </>,
   );
 }
