@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '../../server/routes/docs';
 import { createTestContext, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -40,7 +39,7 @@ describe('API reference', () => {
 
   it('documents the upload calls: tus, multipart, the outcome and the details', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/openapi.json' })).json();
-    expect(Object.keys(doc.paths['/v1/uploads/{id}']).sort()).toEqual(['delete', 'head', 'patch']);
+    expect(Object.keys(doc.paths['/v1/uploads/{id}']).sort()).toEqual(['delete', 'head', 'options', 'patch']);
     expect(doc.paths['/v1/uploads/{id}'].patch.description).toMatch(/Video-Id/);
     expect(doc.paths['/v1/uploads/{id}'].patch.requestBody.content).toHaveProperty(
       'application/offset+octet-stream',
@@ -60,11 +59,12 @@ describe('API reference', () => {
     expect(doc.paths['/v1/uploads/{id}/video'].get).toBeDefined();
   });
 
-  it('documents only calls that exist', () => {
-    for (const op of operations) {
-      expect(registered, `${op.method} ${op.path}`).toContain(
-        `${op.method} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`,
-      );
+  it('documents only calls that exist', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/openapi.json' })).json();
+    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      for (const method of Object.keys(ops)) {
+        expect(registered, `${method} ${path}`).toContain(`${method} ${path.replace(/\{(\w+)\}/g, ':$1')}`);
+      }
     }
   });
 
