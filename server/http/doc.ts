@@ -4,7 +4,7 @@
 // the validation. The fragments below are the rules several calls share, worded once.
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { errorResponseSchema } from '../../src/contract';
+import { errorResponseSchema, videoListSchema } from '../../src/contract';
 
 export interface DocResponse {
   description: string;
@@ -44,14 +44,18 @@ export function multipartForm(
   files: Record<string, string>,
   opts: { fields?: v.GenericSchema; filesRequired?: boolean } = {},
 ): Record<string, unknown> {
-  const base = opts.fields ? jsonSchema(opts.fields) : {};
-  const properties = { ...(base.properties as Record<string, unknown> | undefined) };
+  const {
+    properties: fields,
+    required: fieldsRequired,
+    ...rest
+  } = opts.fields ? jsonSchema(opts.fields) : {};
+  const properties = { ...(fields as Record<string, unknown> | undefined) };
   for (const [name, description] of Object.entries(files)) {
     properties[name] = { type: 'string', format: 'binary', description };
   }
-  const required = new Set(base.required as string[] | undefined);
+  const required = new Set(fieldsRequired as string[] | undefined);
   if (opts.filesRequired ?? true) for (const name of Object.keys(files)) required.add(name);
-  return { ...base, type: 'object', properties, ...(required.size ? { required: [...required] } : {}) };
+  return { ...rest, type: 'object', properties, ...(required.size ? { required: [...required] } : {}) };
 }
 
 export const ERR = { schema: errorResponseSchema };
@@ -101,6 +105,9 @@ export const replayable = (op: Operation): Operation => ({
   },
   responses: { ...op.responses, 400: { description: 'Malformed Idempotency-Key header.', ...ERR } },
 });
+
+export const videoPage: DocResponse = { description: 'A page of videos.', schema: videoListSchema };
+export const invalidList: DocResponse = { description: 'Invalid query, or a tampered cursor.', ...ERR };
 
 /** What every video list shows, and the per-viewer flags it carries. */
 export const listedVideos =

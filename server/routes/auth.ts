@@ -213,7 +213,6 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     return loginAnswer(user, input.remember_me);
   });
 
-  // The client's /login/{token} page posts the token here: verification and reset mails log straight in.
   const tokenDoc: Operation = {
     summary: 'Log in with the one-time token of a mailed link',
     body: loginTokenSchema,
@@ -229,6 +228,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
       429: tooMany,
     },
   };
+  // The client's /login/{token} page posts the token here: verification and reset mails log straight in.
   app.post('/v1/login/token', { config: { ...authLimit(deps), doc: tokenDoc } }, async (request) => {
     const { token } = parse(loginTokenSchema, request.body);
     const used = await consumeOneTimeToken(db, token);

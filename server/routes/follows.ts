@@ -7,11 +7,10 @@ import {
   followResponseSchema,
   pageQuerySchema,
   socialMessages,
-  videoListSchema,
 } from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
-import { ERR, invalid, type Operation, unauthenticated } from '../http/doc';
+import { ERR, invalid, type Operation, unauthenticated, videoPage } from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser, viewerOf } from '../http/viewer';
@@ -24,10 +23,6 @@ const PER_PAGE = 30;
 export default async function followRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
-  /**
-   * Idempotent both ways, so a double tap or a replay never errors: 201 only when a follow row was
-   * created; 200 when it already existed, when it was removed, or when there was nothing to remove.
-   */
   const followDoc: Operation = {
     summary: 'Follow or unfollow a model or channel',
     auth: 'required',
@@ -43,6 +38,10 @@ export default async function followRoutes(app: FastifyInstance, deps: AppDeps) 
       422: invalid,
     },
   };
+  /**
+   * Idempotent both ways, so a double tap or a replay never errors: 201 only when a follow row was
+   * created; 200 when it already existed, when it was removed, or when there was nothing to remove.
+   */
   app.post('/v1/follow-model', { config: { doc: followDoc } }, async (request, reply) => {
     const user = await requireUser(request, deps);
     const input = parse(followInputSchema, request.body);
@@ -124,7 +123,7 @@ export default async function followRoutes(app: FastifyInstance, deps: AppDeps) 
     description:
       'Pages by number (`page`). Videos no longer public or geo-blocked for the viewer are left out.',
     responses: {
-      200: { description: 'A page.', schema: videoListSchema },
+      200: videoPage,
       401: unauthenticated,
       422: invalid,
     },

@@ -106,8 +106,8 @@ export default async function geoRoutes(app: FastifyInstance, deps: AppDeps) {
     responses: { ...blockList, 422: invalid },
   });
 
-  // Adding an existing pair changes nothing and still answers 200 with the list (spec §5: ignored).
   const blockDoc = changeDoc('Block');
+  // Adding an existing pair changes nothing and still answers 200 with the list (spec §5: ignored).
   app.post('/v1/profile/add-geo-blocked-country', { config: { doc: blockDoc } }, async (request) => {
     const user = requireCreator(await requireUser(request, deps));
     const pair = geoPair(request.body);

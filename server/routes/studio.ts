@@ -40,9 +40,6 @@ export default async function studioRoutes(app: FastifyInstance, deps: AppDeps) 
     return { name: studio.name };
   });
 
-  // Every failure reads 'Invalid key' (the client shows only that), so a guesser learns nothing about
-  // which keys exist. Joining another studio moves the member; a manager keeps their role only by the
-  // operator's hand, so managers cannot switch studios here.
   const joinDoc: Operation = {
     summary: 'Join a studio with the key its operator handed out',
     auth: 'required',
@@ -59,6 +56,9 @@ export default async function studioRoutes(app: FastifyInstance, deps: AppDeps) 
       422: { description: 'Invalid key', ...ERR },
     },
   };
+  // Every failure reads 'Invalid key' (the client shows only that), so a guesser learns nothing about
+  // which keys exist. Joining another studio moves the member; a manager keeps their role only by the
+  // operator's hand, so managers cannot switch studios here.
   app.post('/v1/profile/join-studio', { config: { doc: joinDoc } }, async (request) => {
     const user = requireCreator(await requireUser(request, deps), socialMessages.invalidKey);
     const body = request.body as { key?: unknown } | undefined;
@@ -82,8 +82,6 @@ export default async function studioRoutes(app: FastifyInstance, deps: AppDeps) 
     return { name: studio.name };
   });
 
-  // Leaving is idempotent (200 when not in a studio) so an offline replay cannot fail. A manager would
-  // orphan the studio's members, so only the operator removes one (403).
   const leaveDoc: Operation = {
     summary: 'Leave the studio',
     auth: 'required',
@@ -95,6 +93,8 @@ export default async function studioRoutes(app: FastifyInstance, deps: AppDeps) 
       403: { description: 'Managers cannot leave.', ...ERR },
     },
   };
+  // Leaving is idempotent (200 when not in a studio) so an offline replay cannot fail. A manager would
+  // orphan the studio's members, so only the operator removes one (403).
   app.post('/v1/profile/leave-studio', { config: { doc: leaveDoc } }, async (request) => {
     const user = await requireUser(request, deps);
     if (user.studioRole === 'manager' && user.studioId !== null) {

@@ -27,6 +27,7 @@ import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
+import type { IdParams } from '../http/params';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 import { acceptUpload, enqueue, liveJobsOf, type PipelineDeps, type UploadOutcome } from '../media/pipeline';
@@ -43,9 +44,6 @@ const UPLOAD_EXPIRY_MS = 24 * 3600_000;
 /** Headers the final PATCH of a tus upload carries (and browsers may read) with the new video. */
 const VIDEO_ID_HEADER = 'Video-Id';
 const SCREENSHOT_HEADER = 'Video-Screenshot';
-
-/** Routes of one upload, named by its tus id. */
-type ById = { Params: { id: string } };
 
 export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
@@ -216,7 +214,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
   }
 
   /** The upload named in the path, if it is this user's. */
-  async function ownUpload(request: FastifyRequest<ById>, user: UserRow) {
+  async function ownUpload(request: FastifyRequest<IdParams>, user: UserRow) {
     const id = request.params.id;
     if (!UPLOAD_ID.test(id)) throw notFound(m.uploadNotFound);
     const [session] = await db
@@ -257,11 +255,11 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-    // Capabilities (versions, extensions, max size): no login, browsers ask before a cross-origin upload.
     const capabilitiesDoc: Operation = {
       summary: 'tus capabilities: versions, extensions, Tus-Max-Size',
       responses: { 204: { description: 'Capabilities in the tus headers.' } },
     };
+    // Capabilities (versions, extensions, max size): no login, browsers ask before a cross-origin upload.
     scope.options('/v1/uploads', { config: { doc: capabilitiesDoc } }, (request, reply) =>
       viaTus(request, reply),
     );
@@ -294,7 +292,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     );
 
     // HEAD, PATCH and DELETE of one upload: the same checks, then tus (or the finished upload's answer).
-    const onUpload = async (request: FastifyRequest<ById>, reply: FastifyReply) => {
+    const onUpload = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {
       const user = await requireUploader(request);
       const session = await ownUpload(request, user);
       if (session.completedAt) return finished(session, reply);
@@ -321,7 +319,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
         422: { description: 'Finished, and the file was refused (reason at GET …/video).' },
       },
     };
-    scope.head<ById>('/v1/uploads/:id', { config: { doc: offsetDoc } }, onUpload);
+    scope.head<IdParams>('/v1/uploads/:id', { config: { doc: offsetDoc } }, onUpload);
 
     const patchDoc: Operation = {
       summary: 'Send bytes from Upload-Offset',
@@ -351,7 +349,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
         },
       },
     };
-    scope.patch<ById>('/v1/uploads/:id', { config: { doc: patchDoc } }, onUpload);
+    scope.patch<IdParams>('/v1/uploads/:id', { config: { doc: patchDoc } }, onUpload);
 
     const abandonDoc: Operation = {
       summary: 'Abandon an unfinished upload (tus termination)',
@@ -365,11 +363,9 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
         409: { description: 'Already finished: it is a video now (delete the video instead).', ...ERR },
       },
     };
-    scope.delete<ById>('/v1/uploads/:id', { config: { doc: abandonDoc } }, onUpload);
+    scope.delete<IdParams>('/v1/uploads/:id', { config: { doc: abandonDoc } }, onUpload);
   });
 
-  // The outcome of a finished tus upload, for a client that missed the final PATCH's headers (a reload,
-  // a second device): the same answer as POST /v1/videos/upload.
   const outcomeDoc: Operation = {
     summary: 'The outcome of a finished tus upload',
     auth: 'required',
@@ -384,7 +380,9 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
       422: refusedDoc,
     },
   };
-  app.get<ById>('/v1/uploads/:id/video', { config: { doc: outcomeDoc } }, async (request, reply) => {
+  // The outcome of a finished tus upload, for a client that missed the final PATCH's headers (a reload,
+  // a second device): the same answer as POST /v1/videos/upload.
+  app.get<IdParams>('/v1/uploads/:id/video', { config: { doc: outcomeDoc } }, async (request, reply) => {
     const user = await requireUser(request, deps);
     const session = await ownUpload(request, user);
     if (!session.completedAt) return reply.status(409).send({ message: m.uploadUnfinished });

@@ -6,13 +6,12 @@ import {
   pageQuerySchema,
   publicUserResponseSchema,
   userListQuerySchema,
-  videoListSchema,
 } from '../../src/contract';
 import { canManageCreator } from '../auth/permissions';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
-import { ERR, invalid, type Operation } from '../http/doc';
+import { ERR, invalid, type Operation, videoPage } from '../http/doc';
 import { notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
@@ -110,8 +109,6 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     };
   });
 
-  // The owner and their studio's managers see every status (the client shows status badges) and
-  // scheduled videos; everyone else sees what any feed would show.
   const videosDoc: Operation = {
     summary: `A creator’s videos, newest first, ${PER_PAGE} per page`,
     auth: 'optional',
@@ -120,8 +117,10 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
       'Everyone sees approved videos whose scheduled time has passed. The creator and the managers of ' +
       'their studio see every status (for badges), with `statusReason` (why a video is in `error`), and ' +
       'scheduled videos. Pages by number (`page`).',
-    responses: { 200: { description: 'A page.', schema: videoListSchema }, 404: unknown, 422: invalid },
+    responses: { 200: videoPage, 404: unknown, 422: invalid },
   };
+  // The owner and their studio's managers see every status (the client shows status badges) and
+  // scheduled videos; everyone else sees what any feed would show.
   app.get('/v1/users/:id/videos', { config: { doc: videosDoc } }, async (request) => {
     const query = parse(pageQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
