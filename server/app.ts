@@ -43,6 +43,8 @@ export async function buildApp(
   installErrorHandler(app);
   await installRateLimit(app);
   installInputGuard(app);
+  // First: it builds the reference from the `config.doc` of every route registered after it.
+  await docsRoutes(app, deps);
   await healthRoutes(app, deps);
   await pageRoutes(app, deps);
   await userRoutes(app, deps);
@@ -61,7 +63,6 @@ export async function buildApp(
   await geoRoutes(app, deps);
   await trackingRoutes(app, deps);
   await statsRoutes(app, deps);
-  await docsRoutes(app, deps);
   await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
   return app;
 }

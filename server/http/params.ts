@@ -7,3 +7,6 @@ export function dbId(value: string): number | undefined {
   const id = Number(value);
   return id >= 1 && id <= MAX_DB_ID ? id : undefined;
 }
+
+/** Route generics of a path with one `:id`, e.g. `app.get<IdParams>('/v1/videos/:id/delete', ...)`. */
+export type IdParams = { Params: { id: string } };

@@ -3,21 +3,25 @@ import { randomBytes } from 'node:crypto';
 import { eq, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
+  checkUsernameResponseSchema,
   checkUsernameSchema,
   forgotPasswordSchema,
   type LoginResponse,
+  loginResponseSchema,
   loginSchema,
   loginTokenSchema,
   messages,
+  registerResponseSchema,
   registerSchema,
   resendEmailSchema,
 } from '../../src/contract';
-import { consumeOneTimeToken, issueOneTimeToken } from '../auth/one-time';
+import { consumeOneTimeToken, issueOneTimeToken, ONE_TIME_TTL_MS } from '../auth/one-time';
 import { hashPassword, verifyPassword } from '../auth/password';
-import { issueAccessToken, revokeAccessToken, type UserRow } from '../auth/tokens';
+import { ACCESS_TOKEN_TTL_MS, issueAccessToken, revokeAccessToken, type UserRow } from '../auth/tokens';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { ERR, invalid, messageSchema, type Operation, rateLimited, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { authLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
@@ -87,13 +91,54 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     user: { id: user.id, type: user.type },
   });
 
-  app.post('/v1/check-username', async (request) => {
+  /** A lifetime in words: hours up to three days, days beyond. */
+  const span = (ms: number) => {
+    const [n, unit] = ms < 72 * 3600_000 ? [ms / 3600_000, 'hour'] : [ms / 86_400_000, 'day'];
+    return `${n} ${unit}${n === 1 ? '' : 's'}`;
+  };
+  const tooMany = rateLimited(deps.config.authRateLimit, deps.config.rateLimitWindowMs);
+  const loggedIn = {
+    description: 'Logged in: a bearer token and who it is for.',
+    schema: loginResponseSchema,
+  };
+  /** Calls that answer the same whether the address has an account, so they reveal nobody. */
+  const sameAnswer = {
+    description: 'The same answer whether or not the address has an account.',
+    schema: messageSchema,
+  };
+
+  const checkDoc: Operation = {
+    summary: 'Whether a username is free',
+    body: checkUsernameSchema,
+    description:
+      'Free when no account uses it as username or profile slug (any case) and it is not reserved, since ' +
+      `profiles live at /{username}: ${[...RESERVED_USERNAMES].join(', ')}.`,
+    responses: {
+      200: { description: '`{available, message}`.', schema: checkUsernameResponseSchema },
+      422: invalid,
+    },
+  };
+  app.post('/v1/check-username', { config: { doc: checkDoc } }, async (request) => {
     const { username } = parse(checkUsernameSchema, request.body);
     const available = await usernameAvailable(db, username);
     return { available, message: available ? m.usernameAvailable : m.usernameTaken };
   });
 
-  app.post('/v1/register', { config: authLimit(deps) }, async (request, reply) => {
+  const registerDoc: Operation = {
+    summary: 'Create an account',
+    body: registerSchema,
+    description:
+      'Creators (model, channel) must send `username`, `country`, `phone_number` and `terms`; a viewer ' +
+      '(user) without a username gets one made from the name. Email and username are unique in any case. ' +
+      `Does not log in: it mails a link, valid ${span(ONE_TIME_TTL_MS.verify_email)}, that verifies the ` +
+      'email and logs in (POST /v1/login/token).',
+    responses: {
+      201: { description: 'Created: `{message, user: {id, type}}`.', schema: registerResponseSchema },
+      422: { description: `Validation, \`${m.usernameTaken}\` or \`${m.emailTaken}\`.`, ...ERR },
+      429: tooMany,
+    },
+  };
+  app.post('/v1/register', { config: { ...authLimit(deps), doc: registerDoc } }, async (request, reply) => {
     const input = parse(registerSchema, request.body);
     let username = input.username;
     if (username && !(await usernameAvailable(db, username))) {
@@ -133,14 +178,33 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     return reply.status(201).send({ message: m.registered, user: { id: user.id, type: user.type } });
   });
 
-  app.post('/v1/resend-email', { config: authLimit(deps) }, async (request) => {
+  const resendDoc: Operation = {
+    summary: 'Mail the email verification link again',
+    body: resendEmailSchema,
+    description: 'A new link goes out only when the account exists and its email is not verified yet.',
+    responses: { 200: sameAnswer, 422: invalid, 429: tooMany },
+  };
+  app.post('/v1/resend-email', { config: { ...authLimit(deps), doc: resendDoc } }, async (request) => {
     const { email } = parse(resendEmailSchema, request.body);
     const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${email}`);
     if (user && !user.emailVerifiedAt) await mailVerification(user);
     return { message: m.verificationResent };
   });
 
-  app.post('/v1/login', { config: authLimit(deps) }, async (request) => {
+  const loginDoc: Operation = {
+    summary: 'Log in with email and password',
+    body: loginSchema,
+    description:
+      `The token is valid ${span(ACCESS_TOKEN_TTL_MS.session)}, or ${span(ACCESS_TOKEN_TTL_MS.remember)} ` +
+      'with `remember_me`. An unknown email and a wrong password get the same answer in the same time.',
+    responses: {
+      200: loggedIn,
+      401: { description: `\`${m.invalidCredentials}\``, ...ERR },
+      422: invalid,
+      429: tooMany,
+    },
+  };
+  app.post('/v1/login', { config: { ...authLimit(deps), doc: loginDoc } }, async (request) => {
     const input = parse(loginSchema, request.body);
     const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${input.email}`);
     dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
@@ -149,8 +213,23 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     return loginAnswer(user, input.remember_me);
   });
 
+  const tokenDoc: Operation = {
+    summary: 'Log in with the one-time token of a mailed link',
+    body: loginTokenSchema,
+    description:
+      'The token of `/login/{token}` links; each works once. A verification link ' +
+      `(${span(ONE_TIME_TTL_MS.verify_email)}) also marks the email verified; a password reset link ` +
+      `(${span(ONE_TIME_TTL_MS.password_reset)}) logs in so that the user sets a new password. The token ` +
+      `is valid ${span(ACCESS_TOKEN_TTL_MS.session)}.`,
+    responses: {
+      200: loggedIn,
+      401: { description: `Unknown, used or expired: \`${m.invalidLoginLink}\``, ...ERR },
+      422: { description: `Malformed: \`${m.invalidLoginLink}\``, ...ERR },
+      429: tooMany,
+    },
+  };
   // The client's /login/{token} page posts the token here: verification and reset mails log straight in.
-  app.post('/v1/login/token', { config: authLimit(deps) }, async (request) => {
+  app.post('/v1/login/token', { config: { ...authLimit(deps), doc: tokenDoc } }, async (request) => {
     const { token } = parse(loginTokenSchema, request.body);
     const used = await consumeOneTimeToken(db, token);
     if (!used) throw new HttpError(401, m.invalidLoginLink);
@@ -166,7 +245,15 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     return loginAnswer(user, false);
   });
 
-  app.post('/v1/forgot-password', { config: authLimit(deps) }, async (request) => {
+  const forgotDoc: Operation = {
+    summary: 'Mail a link that logs in to change the password',
+    body: forgotPasswordSchema,
+    description:
+      `The link logs in once within ${span(ONE_TIME_TTL_MS.password_reset)} (POST /v1/login/token); the ` +
+      'new password is then set with POST /v1/profile.',
+    responses: { 200: sameAnswer, 422: invalid, 429: tooMany },
+  };
+  app.post('/v1/forgot-password', { config: { ...authLimit(deps), doc: forgotDoc } }, async (request) => {
     const { email } = parse(forgotPasswordSchema, request.body);
     const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${email}`);
     if (user) {
@@ -182,7 +269,13 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     return { message: m.recoverySent };
   });
 
-  app.post('/v1/logout', async (request) => {
+  const logoutDoc: Operation = {
+    summary: 'Log out: revoke the bearer token',
+    auth: 'required',
+    description: 'Only the token sent is revoked; other devices stay logged in.',
+    responses: { 200: { description: '`{message}`.', schema: messageSchema }, 401: unauthenticated },
+  };
+  app.post('/v1/logout', { config: { doc: logoutDoc } }, async (request) => {
     await requireUser(request, deps);
     const token = bearerOf(request);
     if (token) await revokeAccessToken(db, token);

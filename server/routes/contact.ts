@@ -2,12 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import { contactSchema, messages } from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { invalid, messageSchema, type Operation, rateLimited } from '../http/doc';
 import { contactLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
 import { sendMail } from '../mail/mailer';
 
 export default async function contactRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.post('/v1/contact', { config: contactLimit(deps) }, async (request, reply) => {
+  const contactDoc: Operation = {
+    summary: 'Send a message to the operator',
+    body: contactSchema,
+    description: 'Stored first, then mailed to the operator with the sender as Reply-To.',
+    responses: {
+      201: { description: `\`{message: '${messages.contact.sent}'}\``, schema: messageSchema },
+      422: invalid,
+      429: rateLimited(deps.config.contactRateLimit, deps.config.rateLimitWindowMs),
+    },
+  };
+  app.post('/v1/contact', { config: { ...contactLimit(deps), doc: contactDoc } }, async (request, reply) => {
     const input = parse(contactSchema, request.body);
     // Stored first: the operator still sees the message if mail is down.
     await deps.database.db.insert(t.contactMessages).values({ ...input, ip: request.ip });

@@ -7,13 +7,17 @@ import * as v from 'valibot';
 import {
   type CreatorCard,
   type DiscoverResponse,
+  discoverGroups,
+  discoverResponseSchema,
   type SearchResponse,
   searchBodySchema,
   searchQuerySchema,
+  searchResponseSchema,
 } from '../../src/contract';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { invalid, type Operation } from '../http/doc';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
@@ -96,7 +100,26 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
   const { db } = deps.database;
   const card = (u: typeof t.users.$inferSelect) => cardOf(deps.storage, u);
 
-  app.get('/v1/discover', async (request, reply) => {
+  const { geoCountryHeader, geoRegionHeader } = deps.config;
+  const discoverDoc: Operation = {
+    summary: 'The discover page: live and latest creators, ranked video groups, cam sites',
+    query: discoverQuerySchema,
+    headers: { 'If-None-Match': 'An ETag of an earlier answer: 304 while it still holds.' },
+    description:
+      'The same answer for guests and users (no per-viewer flags: `isLiked` and `isRated` are false), so a ' +
+      'CDN and the service worker may share it: a strong `ETag` (hash of the body), `Cache-Control: public, ' +
+      `max-age=60, stale-while-revalidate=600\`, \`Vary: ${geoCountryHeader}, ${geoRegionHeader}\` (geo-blocking), ` +
+      `and 304 for a matching \`If-None-Match\`. Up to ${CREATORS} live creators (by name) and ${CREATORS} ` +
+      `latest creators with a public video; ${VIDEOS} videos per group: weekly groups count likes / views of ` +
+      'the last 7 days, all-time groups the counters. Each group is also a feed, in the same order: GET ' +
+      `/v1/discover/category/{${discoverGroups.map((g) => g.slug).join(' | ')}}/videos.`,
+    responses: {
+      200: { description: 'The page.', schema: discoverResponseSchema },
+      304: { description: 'Not modified.' },
+      422: invalid,
+    },
+  };
+  app.get('/v1/discover', { config: { doc: discoverDoc } }, async (request, reply) => {
     const query = parse(discoverQuerySchema, request.query);
     // Only the country and region matter here (geo-blocking); the rest of the viewer is ignored on purpose.
     const viewer = await viewerOf(request, deps);
@@ -169,11 +192,25 @@ export async function searchRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
   const card = (u: typeof t.users.$inferSelect) => cardOf(deps.storage, u);
 
+  const searchDoc: Operation = {
+    summary: 'Search creators, tags and videos',
+    auth: 'optional',
+    query: searchQuerySchema,
+    body: searchBodySchema,
+    description:
+      'The text is in `query`. Matches creators (name or username) who do not geo-block the viewer, tags ' +
+      'with a video the viewer may see, and public video titles, when the name contains the text (any case) ' +
+      `or its trigram similarity (pg_trgm: the whole name, or its best-matching word) is at least ${SIMILARITY}; ` +
+      `best match first, ${SEARCH_LIMIT} of each. Under 2 characters: empty lists. Calls with ` +
+      '`is_final: true` (the user stopped typing) are logged with their result count for analytics; others ' +
+      'are not.',
+    responses: { 200: { description: 'The matches.', schema: searchResponseSchema }, 422: invalid },
+  };
   /**
    * Typo-tolerant search: a name matches when it contains the text, or when its trigram similarity to it
    * (whole name, or its best-matching word for titles) is at least SIMILARITY. Best matches first.
    */
-  app.post('/v1/discover/search', async (request) => {
+  app.post('/v1/discover/search', { config: { doc: searchDoc } }, async (request) => {
     const { query: text } = parse(searchQuerySchema, request.query);
     const body = parse(searchBodySchema, request.body);
     const viewer = await viewerOf(request, deps);

@@ -3,9 +3,16 @@
 import { and, asc, eq, exists, notExists, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
-import { discoverGroups, feedQuerySchema, messages, tagListQuerySchema } from '../../src/contract';
+import {
+  discoverGroups,
+  feedQuerySchema,
+  messages,
+  tagListQuerySchema,
+  tagListSchema,
+} from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { ERR, invalidList, listedVideos, type Operation, videoPage } from '../http/doc';
 import { notFound } from '../http/errors';
 import { dbId } from '../http/params';
 import { parse } from '../http/validate';
@@ -36,6 +43,37 @@ const idOrSlug = (value: string): { id: number } | { slug: string } | null =>
     : /^[a-z0-9-]{1,100}$/i.test(value)
       ? { slug: value }
       : null;
+
+/** The reference entry of a newest-first list; `notFound` names what its path may fail to find. */
+function newestFirstDoc(summary: string, perPage: number, opts: { rules?: string; notFound?: string } = {}) {
+  const op: Operation = {
+    summary: `${summary}, newest first, ${perPage} per page`,
+    auth: 'optional',
+    query: feedQuerySchema,
+    description:
+      `${opts.rules ? `${opts.rules} ` : ''}\`per_page\` up to ${MAX_PER_PAGE}; \`tags\` applies to the home ` +
+      'feed only. Pages by keyset on (publish time, id): follow `links.next` as is; videos published while ' +
+      'someone scrolls appear at the top of the next fresh list and never repeat or hide anything on later ' +
+      `pages. ${listedVideos}`,
+    responses: { 200: videoPage, 422: invalidList },
+  };
+  if (opts.notFound) op.responses[404] = { description: opts.notFound, ...ERR };
+  return op;
+}
+
+/** The reference entry of a tag list. */
+const tagListDoc = (summary: string, rules: string): Operation => ({
+  summary: `${summary}, in name order, 100 per page`,
+  auth: 'optional',
+  query: tagListQuerySchema,
+  description:
+    `${rules} \`search\` keeps names containing it (any case); \`gender\` counts only videos of creators of ` +
+    `that gender. \`per_page\` up to ${MAX_PER_PAGE}. Pages by keyset on (lower(name), id): follow ` +
+    '`links.next` as is.',
+  responses: { 200: { description: 'A page of tags.', schema: tagListSchema }, 422: invalidList },
+});
+
+const unknownTag = 'No tag with this id or slug.';
 
 export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
@@ -104,95 +142,136 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       .from(t.videoRatings)
       .where(and(eq(t.videoRatings.videoId, t.videos.id), eq(t.videoRatings.userId, viewer.user?.id ?? 0)));
 
-  app.get<{ Params: { tag: string } }>('/v1/tags/:tag/videos', async (request) => {
-    const tag = await findTag(request.params.tag);
-    return chronoList(request, { perPage: 30, filters: () => [withTag(tag.id)] });
-  });
+  const byTag = newestFirstDoc('Videos with a tag (id or slug)', 30, { notFound: unknownTag });
+  app.get<{ Params: { tag: string } }>(
+    '/v1/tags/:tag/videos',
+    { config: { doc: byTag } },
+    async (request) => {
+      const tag = await findTag(request.params.tag);
+      return chronoList(request, { perPage: 30, filters: () => [withTag(tag.id)] });
+    },
+  );
 
-  app.get<{ Params: { tag: string; id: string } }>('/v1/tags/:tag/videos/:id', async (request) => {
-    const tag = await findTag(request.params.tag);
-    const viewer = await viewerOf(request, deps);
-    const id = dbId(request.params.id) ?? 0;
-    const [first] = await db
-      .select()
-      .from(t.videos)
-      .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
-    if (!first) throw notFound(messages.video.notFound);
-    return chronoList(request, { perPage: 10, filters: () => [withTag(tag.id)], first });
+  const fromVideo = newestFirstDoc('A tag’s videos opening on one video', 10, {
+    rules: 'That video first on page 1 (it need not carry the tag), then the tag’s videos without it.',
+    notFound: `${unknownTag} Or \`${messages.video.notFound}\`: the video is not public or is geo-blocked.`,
   });
-
-  app.get<{ Params: { category: string } }>('/v1/discover/category/:category/videos', async (request) => {
-    // The discover carousels ('Most liked this week'...) are categories too: their 'More Videos' opens this.
-    const group = discoverGroups.find((g) => g.slug === request.params.category.toLowerCase());
-    if (group) {
-      const query = parse(feedQuerySchema, request.query);
+  app.get<{ Params: { tag: string; id: string } }>(
+    '/v1/tags/:tag/videos/:id',
+    { config: { doc: fromVideo } },
+    async (request) => {
+      const tag = await findTag(request.params.tag);
       const viewer = await viewerOf(request, deps);
-      const perPage = Math.min(query.per_page ?? 30, MAX_PER_PAGE);
-      const page = query.page ?? 1;
-      const offset = (page - 1) * perPage;
-      const limit = Math.max(Math.min(perPage, MAX_RANKED - offset), 0);
-      const rows =
-        limit > 0 ? await rankedVideos(db, viewer, query.gender, group.key, limit + 1, offset) : [];
-      const shown = rows.slice(0, limit);
-      return {
-        data: await presentForViewer(db, deps.storage, viewer, shown),
-        links: {
-          next: pageLink(
-            request.url.split('?')[0] ?? '',
-            request.query as Record<string, unknown>,
-            page,
-            rows.length > shown.length && offset + limit < MAX_RANKED,
+      const id = dbId(request.params.id) ?? 0;
+      const [first] = await db
+        .select()
+        .from(t.videos)
+        .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
+      if (!first) throw notFound(messages.video.notFound);
+      return chronoList(request, { perPage: 10, filters: () => [withTag(tag.id)], first });
+    },
+  );
+
+  const groups = discoverGroups.map((g) => `\`${g.slug}\``).join(', ');
+  const byCategory = newestFirstDoc('Videos of a category (id or slug) or of a discover group', 30, {
+    rules:
+      `The discover groups (${groups}) are categories too, the feed of a carousel’s ‘More Videos’: ranked ` +
+      'as GET /v1/discover ranks them, paged by number (`page`; ranks move as counts do, so a client drops ' +
+      `a repeat), up to ${MAX_RANKED} videos. Every other category pages as follows.`,
+    notFound: 'No category or group with this id or slug.',
+  });
+  app.get<{ Params: { category: string } }>(
+    '/v1/discover/category/:category/videos',
+    { config: { doc: byCategory } },
+    async (request) => {
+      // The discover carousels ('Most liked this week'...) are categories too: their 'More Videos' opens this.
+      const group = discoverGroups.find((g) => g.slug === request.params.category.toLowerCase());
+      if (group) {
+        const query = parse(feedQuerySchema, request.query);
+        const viewer = await viewerOf(request, deps);
+        const perPage = Math.min(query.per_page ?? 30, MAX_PER_PAGE);
+        const page = query.page ?? 1;
+        const offset = (page - 1) * perPage;
+        const limit = Math.max(Math.min(perPage, MAX_RANKED - offset), 0);
+        const rows =
+          limit > 0 ? await rankedVideos(db, viewer, query.gender, group.key, limit + 1, offset) : [];
+        const shown = rows.slice(0, limit);
+        return {
+          data: await presentForViewer(db, deps.storage, viewer, shown),
+          links: {
+            next: pageLink(
+              request.url.split('?')[0] ?? '',
+              request.query as Record<string, unknown>,
+              page,
+              rows.length > shown.length && offset + limit < MAX_RANKED,
+            ),
+          },
+        };
+      }
+      const ref = idOrSlug(request.params.category);
+      if (!ref) throw notFound();
+      const [category] = await db
+        .select()
+        .from(t.categories)
+        .where('id' in ref ? eq(t.categories.id, ref.id) : eq(t.categories.slug, ref.slug.toLowerCase()));
+      if (!category) throw notFound();
+      const inCategory = exists(
+        db
+          .select({ one: sql`1` })
+          .from(t.videoCategories)
+          .where(
+            and(eq(t.videoCategories.videoId, t.videos.id), eq(t.videoCategories.categoryId, category.id)),
           ),
-        },
-      };
-    }
-    const ref = idOrSlug(request.params.category);
-    if (!ref) throw notFound();
-    const [category] = await db
-      .select()
-      .from(t.categories)
-      .where('id' in ref ? eq(t.categories.id, ref.id) : eq(t.categories.slug, ref.slug.toLowerCase()));
-    if (!category) throw notFound();
-    const inCategory = exists(
-      db
-        .select({ one: sql`1` })
-        .from(t.videoCategories)
-        .where(
-          and(eq(t.videoCategories.videoId, t.videos.id), eq(t.videoCategories.categoryId, category.id)),
-        ),
-    );
-    return chronoList(request, { perPage: 30, filters: () => [inCategory] });
-  });
+      );
+      return chronoList(request, { perPage: 30, filters: () => [inCategory] });
+    },
+  );
 
-  app.get<{ Params: { site: string } }>('/v1/discover/webcam-site/:site/videos', async (request) => {
-    const ref = idOrSlug(request.params.site);
-    if (!ref) throw notFound();
-    const [site] = await db
-      .select()
-      .from(t.webcamSites)
-      .where('id' in ref ? eq(t.webcamSites.id, ref.id) : eq(t.webcamSites.slug, ref.slug.toLowerCase()));
-    if (!site) throw notFound();
-    const onSite = exists(
-      db
-        .select({ one: sql`1` })
-        .from(t.creatorWebcamSites)
-        .where(
-          and(eq(t.creatorWebcamSites.userId, t.videos.userId), eq(t.creatorWebcamSites.siteId, site.id)),
-        ),
-    );
-    return chronoList(request, { perPage: 30, filters: () => [onSite] });
+  const bySite = newestFirstDoc('Videos of creators who are on a cam site (id or slug)', 30, {
+    notFound: 'No cam site with this id or slug.',
   });
+  app.get<{ Params: { site: string } }>(
+    '/v1/discover/webcam-site/:site/videos',
+    { config: { doc: bySite } },
+    async (request) => {
+      const ref = idOrSlug(request.params.site);
+      if (!ref) throw notFound();
+      const [site] = await db
+        .select()
+        .from(t.webcamSites)
+        .where('id' in ref ? eq(t.webcamSites.id, ref.id) : eq(t.webcamSites.slug, ref.slug.toLowerCase()));
+      if (!site) throw notFound();
+      const onSite = exists(
+        db
+          .select({ one: sql`1` })
+          .from(t.creatorWebcamSites)
+          .where(
+            and(eq(t.creatorWebcamSites.userId, t.videos.userId), eq(t.creatorWebcamSites.siteId, site.id)),
+          ),
+      );
+      return chronoList(request, { perPage: 30, filters: () => [onSite] });
+    },
+  );
 
-  app.get('/v1/sidebar/left', (request) => chronoList(request, { perPage: 20, filters: () => [] }));
+  const sidebar = newestFirstDoc('Recommendations for the wide-screen sidebar', 20);
+  app.get('/v1/sidebar/left', { config: { doc: sidebar } }, (request) =>
+    chronoList(request, { perPage: 20, filters: () => [] }),
+  );
 
   // "Rated" means rated by this user; guests have rated nothing, so every video is unrated for them.
-  app.get('/v1/video-rating/unrated', (request) =>
+  const unrated = newestFirstDoc('Videos the user has not rated', 30, {
+    rules: 'For the rating screen. Guests have rated nothing: every video.',
+  });
+  app.get('/v1/video-rating/unrated', { config: { doc: unrated } }, (request) =>
     chronoList(request, {
       perPage: 30,
       filters: (viewer) => (viewer.user ? [notExists(ratedBy(viewer))] : []),
     }),
   );
-  app.get('/v1/video-rating/rated', (request) =>
+  const rated = newestFirstDoc('Videos the user has rated', 30, {
+    rules: 'Guests have rated nothing: empty.',
+  });
+  app.get('/v1/video-rating/rated', { config: { doc: rated } }, (request) =>
     chronoList(request, {
       perPage: 30,
       filters: (viewer) => (viewer.user ? [exists(ratedBy(viewer))] : [sql`false`]),
@@ -248,8 +327,13 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     };
   }
 
-  app.get('/v1/tags', (request) => tagList(request, () => []));
-  app.get('/v1/tags/video-rating/unrated', (request) =>
+  const tags = tagListDoc('Tags', 'Tags with at least one video the viewer may see.');
+  app.get('/v1/tags', { config: { doc: tags } }, (request) => tagList(request, () => []));
+  const unratedTags = tagListDoc(
+    'Tags of videos the user has not rated',
+    'Tags with at least one visible video the user has not rated (for guests: any visible video).',
+  );
+  app.get('/v1/tags/video-rating/unrated', { config: { doc: unratedTags } }, (request) =>
     tagList(request, (viewer) => (viewer.user ? [notExists(ratedBy(viewer))] : [])),
   );
 }

@@ -1,9 +1,16 @@
 // Follows and what a logged-in user collects: followed creators and liked videos.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { followInputSchema, pageQuerySchema, socialMessages } from '../../src/contract';
+import {
+  followInputSchema,
+  followingModelsResponseSchema,
+  followResponseSchema,
+  pageQuerySchema,
+  socialMessages,
+} from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { ERR, invalid, type Operation, unauthenticated, videoPage } from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser, viewerOf } from '../http/viewer';
@@ -16,11 +23,26 @@ const PER_PAGE = 30;
 export default async function followRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
+  const followDoc: Operation = {
+    summary: 'Follow or unfollow a model or channel',
+    auth: 'required',
+    body: followInputSchema,
+    description:
+      'Idempotent: **201** only when a follow was created; **200** when already following, after an ' +
+      'unfollow, and for an unfollow with nothing to remove. Following yourself or a plain user: 422.',
+    responses: {
+      200: { description: 'No new follow (already following, or unfollowed).', schema: followResponseSchema },
+      201: { description: 'Follow created.', schema: followResponseSchema },
+      401: unauthenticated,
+      404: { description: 'Unknown or geo-blocked creator.', ...ERR },
+      422: invalid,
+    },
+  };
   /**
    * Idempotent both ways, so a double tap or a replay never errors: 201 only when a follow row was
    * created; 200 when it already existed, when it was removed, or when there was nothing to remove.
    */
-  app.post('/v1/follow-model', async (request, reply) => {
+  app.post('/v1/follow-model', { config: { doc: followDoc } }, async (request, reply) => {
     const user = await requireUser(request, deps);
     const input = parse(followInputSchema, request.body);
     if (input.model_id === user.id) {
@@ -57,7 +79,16 @@ export default async function followRoutes(app: FastifyInstance, deps: AppDeps) 
       .send({ isFollowing: input.action === 'follow', totalFollowers: count?.n ?? 0 });
   });
 
-  app.get('/v1/profile/following-models', async (request) => {
+  const followingDoc: Operation = {
+    summary: 'Followed creators, live first, then latest follow first',
+    auth: 'required',
+    description: 'Creators who geo-block the viewer are left out.',
+    responses: {
+      200: { description: 'The list.', schema: followingModelsResponseSchema },
+      401: unauthenticated,
+    },
+  };
+  app.get('/v1/profile/following-models', { config: { doc: followingDoc } }, async (request) => {
     const user = await requireUser(request, deps);
     const viewer = await viewerOf(request, deps);
     const rows = await db
@@ -85,7 +116,19 @@ export default async function followRoutes(app: FastifyInstance, deps: AppDeps) 
     };
   });
 
-  app.get('/v1/profile/liked-videos', async (request) => {
+  const likedDoc: Operation = {
+    summary: `Public videos the user liked, newest like first, ${PER_PAGE} per page`,
+    auth: 'required',
+    query: pageQuerySchema,
+    description:
+      'Pages by number (`page`). Videos no longer public or geo-blocked for the viewer are left out.',
+    responses: {
+      200: videoPage,
+      401: unauthenticated,
+      422: invalid,
+    },
+  };
+  app.get('/v1/profile/liked-videos', { config: { doc: likedDoc } }, async (request) => {
     const user = await requireUser(request, deps);
     const query = parse(pageQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);

@@ -4,10 +4,17 @@
 import { allCountries } from 'country-region-data';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { geoBlockInputSchema, geoMessages } from '../../src/contract';
+import {
+  countryListSchema,
+  geoBlockInputSchema,
+  geoBlockListSchema,
+  geoMessages,
+  regionListSchema,
+} from '../../src/contract';
 import { requireCreator } from '../auth/permissions';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { creatorsOnly, invalid, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
@@ -43,12 +50,20 @@ const CACHE = 'public, max-age=86400';
 export default async function geoRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
-  app.get('/v1/geo/countries', async (_request, reply) => {
+  const countriesDoc: Operation = {
+    summary: 'ISO 3166-1 alpha-2 countries (cacheable for a day)',
+    responses: { 200: { description: 'All countries, by name.', schema: countryListSchema } },
+  };
+  app.get('/v1/geo/countries', { config: { doc: countriesDoc } }, async (_request, reply) => {
     reply.header('Cache-Control', CACHE);
     return { data: countries };
   });
 
-  app.get('/v1/geo/regions', async (_request, reply) => {
+  const regionsDoc: Operation = {
+    summary: 'ISO 3166-2 regions of the United States, Canada and the United Kingdom (cacheable for a day)',
+    responses: { 200: { description: 'The regions.', schema: regionListSchema } },
+  };
+  app.get('/v1/geo/regions', { config: { doc: regionsDoc } }, async (_request, reply) => {
     reply.header('Cache-Control', CACHE);
     return { data: regions };
   });
@@ -64,13 +79,36 @@ export default async function geoRoutes(app: FastifyInstance, deps: AppDeps) {
     };
   }
 
-  app.get('/v1/profile/get-geo-blocked-countries', async (request) => {
+  const blockList = {
+    200: { description: 'The list.', schema: geoBlockListSchema },
+    401: unauthenticated,
+    403: creatorsOnly,
+  };
+  const listDoc: Operation = {
+    summary: 'The creator’s geo-blocks (region_code null: the whole country)',
+    auth: 'required',
+    responses: blockList,
+  };
+  app.get('/v1/profile/get-geo-blocked-countries', { config: { doc: listDoc } }, async (request) => {
     const user = requireCreator(await requireUser(request, deps));
     return listFor(user.id);
   });
 
+  const changeDoc = (verb: string): Operation => ({
+    summary: `${verb} a country or one of its regions`,
+    auth: 'required',
+    body: geoBlockInputSchema,
+    description:
+      `No region (or null/empty): the whole country. An unknown country is 422 '${geoMessages.unknownCountry}'. ` +
+      `Regions exist for ${REGION_COUNTRIES.join(', ')} only; any other is 422 '${geoMessages.unknownRegion}'. ` +
+      'Adding an existing pair or deleting a missing one changes nothing and answers 200. The answer is the ' +
+      'new list.',
+    responses: { ...blockList, 422: invalid },
+  });
+
+  const blockDoc = changeDoc('Block');
   // Adding an existing pair changes nothing and still answers 200 with the list (spec §5: ignored).
-  app.post('/v1/profile/add-geo-blocked-country', async (request) => {
+  app.post('/v1/profile/add-geo-blocked-country', { config: { doc: blockDoc } }, async (request) => {
     const user = requireCreator(await requireUser(request, deps));
     const pair = geoPair(request.body);
     await db
@@ -80,7 +118,8 @@ export default async function geoRoutes(app: FastifyInstance, deps: AppDeps) {
     return listFor(user.id);
   });
 
-  app.post('/v1/profile/delete-geo-blocked-country', async (request) => {
+  const unblockDoc = changeDoc('Unblock');
+  app.post('/v1/profile/delete-geo-blocked-country', { config: { doc: unblockDoc } }, async (request) => {
     const user = requireCreator(await requireUser(request, deps));
     const pair = geoPair(request.body);
     await db

@@ -2,9 +2,11 @@
 // rating_sum) changes in the same transaction as the row it summarises, so they can never drift apart.
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import * as v from 'valibot';
 import {
   messages,
   reportMessages,
+  reportReasons,
   reportVideoSchema,
   videoLikeSchema,
   videoRatingSchema,
@@ -14,6 +16,18 @@ import { canManageCreator } from '../auth/permissions';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import {
+  ERR,
+  guestOrUser,
+  invalid,
+  noViewer,
+  type Operation,
+  rateLimited,
+  replayable,
+  staleBearer,
+  unauthenticated,
+  videoNotFound,
+} from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
 import { reportLimit } from '../http/rate-limit';
@@ -37,10 +51,32 @@ async function visibleVideoId(db: Db, viewer: Viewer, videoId: number): Promise<
   return row.id;
 }
 
+const OWN_VIDEO = 'You cannot rate your own video.';
+
 export default async function interactionRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
-  app.post('/v1/video-like', async (request, reply) => {
+  const likeDoc = replayable({
+    summary: 'Like or unlike a video',
+    auth: 'optional',
+    body: videoLikeSchema,
+    description:
+      `${guestOrUser} ${noViewer} \`type\` sets the state: \`add\` twice is ` +
+      'one like, `remove` of nothing changes nothing; `likeCount` moves only when the like really appears ' +
+      'or goes, in the same transaction.',
+    responses: {
+      200: {
+        description: 'The state after the call.',
+        schema: v.object({
+          data: v.object({ videoId: v.number(), isLiked: v.boolean(), likeCount: v.number() }),
+        }),
+      },
+      401: staleBearer,
+      404: videoNotFound,
+      422: invalid,
+    },
+  });
+  app.post('/v1/video-like', { config: { doc: likeDoc } }, async (request, reply) => {
     const input = parse(videoLikeSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
     const { key } = viewer;
@@ -74,7 +110,27 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     );
   });
 
-  app.post('/v1/video-view', async (request, reply) => {
+  const viewDoc = replayable({
+    summary: 'Count a view of a video',
+    auth: 'optional',
+    body: videoViewSchema,
+    description:
+      `A view counts once per viewer per video per ${VIEW_WINDOW_HOURS} hours (viewer: the user, else ` +
+      '`guest_id`, else the client address): loops, swipes back and replays are one view, a return later in ' +
+      'the day is another. `counted` tells whether this call counted; `viewCount` moves in the same ' +
+      `transaction. ${guestOrUser}`,
+    responses: {
+      200: {
+        description: 'Whether it counted, and the count after the call.',
+        schema: v.object({
+          data: v.object({ videoId: v.number(), counted: v.boolean(), viewCount: v.number() }),
+        }),
+      },
+      404: videoNotFound,
+      422: invalid,
+    },
+  });
+  app.post('/v1/video-view', { config: { doc: viewDoc } }, async (request, reply) => {
     const input = parse(videoViewSchema, request.body);
     const viewer = await viewerOf(request, deps);
     // A client without any id still gets its views counted, keyed by address so a reload loop cannot
@@ -112,7 +168,36 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     );
   });
 
-  app.post('/v1/video-rating/rate', async (request) => {
+  const rateDoc: Operation = {
+    summary: 'Rate a video from 1 (worst) to 5 (best)',
+    auth: 'required',
+    body: videoRatingSchema,
+    description:
+      'A rating is a logged-in user’s opinion of a video on the five-emoji scale of the client: 1 is the ' +
+      'worst, 5 the best, 3 neutral (the home feed ranking counts each star away from 3). Guests get 401; ' +
+      `the creator and their studio’s managers get 403 \`${OWN_VIDEO}\`. Rating again replaces the earlier ` +
+      'rating (`ratingCount` unchanged, the sum moves by the difference), so a replay changes nothing and ' +
+      'the call needs no Idempotency-Key. `ratingAverage` is rounded to two decimals.',
+    responses: {
+      200: {
+        description: 'The rating and the video’s totals after the call.',
+        schema: v.object({
+          data: v.object({
+            videoId: v.number(),
+            rating: v.number(),
+            isRated: v.literal(true),
+            ratingCount: v.number(),
+            ratingAverage: v.number(),
+          }),
+        }),
+      },
+      401: unauthenticated,
+      403: { description: `\`${OWN_VIDEO}\``, ...ERR },
+      404: videoNotFound,
+      422: invalid,
+    },
+  };
+  app.post('/v1/video-rating/rate', { config: { doc: rateDoc } }, async (request) => {
     const user = await requireUser(request, deps);
     const input = parse(videoRatingSchema, request.body);
     const viewer = await viewerOf(request, deps);
@@ -123,7 +208,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
       .from(t.videos)
       .where(eq(t.videos.id, videoId));
     if (video && (await canManageCreator(db, user, video.userId))) {
-      throw new HttpError(403, 'You cannot rate your own video.');
+      throw new HttpError(403, OWN_VIDEO);
     }
     return db.transaction(async (tx) => {
       // Re-rating replaces the earlier rating: the sum moves by the difference, the count stays.
@@ -160,7 +245,26 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     });
   });
 
-  app.post('/v1/report-video', { config: reportLimit(deps) }, async (request, reply) => {
+  const report = replayable({
+    summary: 'Report a video to the moderators',
+    auth: 'optional',
+    // The guest form; a user may leave out `email` (the account's is used).
+    body: reportVideoSchema({ guest: true }),
+    description:
+      'Guests must give an email so a moderator can answer; users may. `reason` is one of ' +
+      `${reportReasons.map((r) => `\`${r}\``).join(', ')} (spelled as the spec spells them); \`message\` is ` +
+      'required. The video must exist, even if the reporter can no longer see it.',
+    responses: {
+      201: {
+        description: `\`{message: '${reportMessages.sent}', data: {id}}\``,
+        schema: v.object({ message: v.string(), data: v.object({ id: v.number() }) }),
+      },
+      404: { description: `\`${messages.video.notFound}\``, ...ERR },
+      422: invalid,
+      429: rateLimited(deps.config.reportRateLimit, deps.config.rateLimitWindowMs),
+    },
+  });
+  app.post('/v1/report-video', { config: { ...reportLimit(deps), doc: report } }, async (request, reply) => {
     const viewer = await viewerOf(request, deps);
     const input = parse(reportVideoSchema({ guest: !viewer.user }), request.body);
     // Reports may concern a video the reporter can no longer see in lists, but never a missing one.

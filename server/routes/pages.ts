@@ -1,15 +1,26 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
-import { messages, pageSlugSchema } from '../../src/contract';
+import { messages, pageResponseSchema, pageSlugSchema, pageSlugs } from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { ERR, type Operation } from '../http/doc';
 import { notFound } from '../http/errors';
 
 const paramsSchema = v.object({ slug: pageSlugSchema });
 
 export default async function pageRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get('/v1/page/:slug', async (request, reply) => {
+  const pageDoc: Operation = {
+    summary: 'A static page by slug',
+    description:
+      `The footer’s pages (${pageSlugs.join(', ')}) and any the operator adds. \`content\` is HTML: ` +
+      'sanitise it before rendering. Cacheable for 5 minutes.',
+    responses: {
+      200: { description: 'The page.', schema: pageResponseSchema },
+      404: { description: `\`${messages.page.notFound}\` (also for a malformed slug).`, ...ERR },
+    },
+  };
+  app.get('/v1/page/:slug', { config: { doc: pageDoc } }, async (request, reply) => {
     if (!v.is(paramsSchema, request.params)) throw notFound(messages.page.notFound);
     const { db } = deps.database;
     const [page] = await db.select().from(t.pages).where(eq(t.pages.slug, request.params.slug));

@@ -4,25 +4,30 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
 import {
+  formatBytes,
   messages,
   type OwnProfile,
+  ownProfileResponseSchema,
   profileColorSchema,
   profileDetailsSchema,
   profileGenderSchema,
   profileLinksSchema,
   profilePasswordSchema,
+  profileUpdateResponseSchema,
 } from '../../src/contract';
 import { hashPassword } from '../auth/password';
 import { canManageCreator } from '../auth/permissions';
 import type { UserRow } from '../auth/tokens';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { ERR, invalid, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { installImageMultipart, readImageForm } from '../http/multipart';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
-import { reencodeImage, sniffImage } from '../media/images';
+import { IMAGE_MAX_BYTES, reencodeImage, sniffImage } from '../media/images';
 import { usernameAvailable } from './auth';
 
 const p = messages.profile;
@@ -116,7 +121,17 @@ const linkName = (url: string) => {
 export default async function profileRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
-  app.get('/v1/profile', async (request) => {
+  const ownDoc: Operation = {
+    summary: 'The own profile',
+    auth: 'required',
+    description:
+      'With what only its owner sees: email and whether it is verified, verification, studio and role.',
+    responses: {
+      200: { description: 'The profile.', schema: ownProfileResponseSchema },
+      401: unauthenticated,
+    },
+  };
+  app.get('/v1/profile', { config: { doc: ownDoc } }, async (request) => {
     const user = await requireUser(request, deps);
     return { data: await ownProfile(deps, user) };
   });
@@ -252,7 +267,47 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
 
   await app.register(async (scope) => {
     await installImageMultipart(scope);
-    scope.post('/v1/profile', async (request) => {
+    const box = (b: { width: number; height: number }) => `${b.width}×${b.height}`;
+    const updateDoc: Operation = {
+      summary: 'Change the own profile, or a studio member’s',
+      auth: 'required',
+      body: v.union([
+        profileLinksSchema,
+        profilePasswordSchema,
+        profileColorSchema,
+        profileGenderSchema,
+        profileDetailsSchema,
+      ]),
+      rawBody: {
+        contentType: 'multipart/form-data',
+        schema: multipartForm(
+          {
+            profile_photo: `Avatar, cropped to ${box(IMAGE_BOXES.profile_photo)}.`,
+            profile_cover: `Cover, cropped to ${box(IMAGE_BOXES.profile_cover)}.`,
+          },
+          { fields: v.object({ user_id: v.optional(v.string()) }), filesRequired: false },
+        ),
+      },
+      description:
+        'One form per request, told apart by its fields, in this order: `links` (add or delete, creators ' +
+        'only; a URL without scheme gets https://, a link without name its host); `password` with ' +
+        '`password_confirmation` (own account only, never a member’s); `color` (channels only); `gender` ' +
+        'alone; else any of `name`, `username`, `description`, `phone_number` (all but `name` for creators ' +
+        `only; a taken username is 422 \`${messages.auth.usernameTaken}\`). Nothing of these: 422 ` +
+        `\`${p.nothingToUpdate}\`. A multipart form with \`profile_photo\` and/or \`profile_cover\` ` +
+        `changes the images (creators only; PNG or JPEG up to ${formatBytes(IMAGE_MAX_BYTES)}, re-encoded ` +
+        'to JPEG without metadata). A studio manager sends any form with `user_id` to edit a member; any ' +
+        'other `user_id` is 403. The answer is the profile after the change.',
+      responses: {
+        200: { description: '`{message, user}`.', schema: profileUpdateResponseSchema },
+        400: { description: 'A form the parser cannot read.', ...ERR },
+        401: unauthenticated,
+        403: { description: 'Not allowed for this account type or this target (see above).', ...ERR },
+        404: { description: `Deleting a link that is not the target’s: \`${p.linkNotFound}\`.`, ...ERR },
+        422: invalid,
+      },
+    };
+    scope.post('/v1/profile', { config: { doc: updateDoc } }, async (request) => {
       const actor = await requireUser(request, deps);
       return request.isMultipart() ? updateImages(request, actor) : updateJson(request, actor);
     });

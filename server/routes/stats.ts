@@ -2,10 +2,11 @@
 // the range figures are counted from the event rows themselves, by UTC day, both ends inclusive.
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { statsInputSchema, statsMessages } from '../../src/contract';
+import { statsInputSchema, statsMessages, statsResponseSchema } from '../../src/contract';
 import { requireCreator } from '../auth/permissions';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { creatorsOnly, invalid, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
@@ -44,7 +45,23 @@ function rangeOf(input: { from?: string | undefined; to?: string | undefined }, 
 export default async function statsRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
-  app.post('/v1/profile/stats', async (request) => {
+  const statsDoc: Operation = {
+    summary: 'Creator statistics',
+    auth: 'required',
+    body: statsInputSchema,
+    description:
+      `No body: lifetime totals and the last ${DEFAULT_DAYS} days. \`from\`/\`to\` are UTC days, both ` +
+      'inclusive, between six months ago and today, `from` <= `to`; otherwise 422 with the field at fault. ' +
+      'Lifetime totals leave out videos being deleted; `link_clicks` lists every link of the creator, ' +
+      'clicked or not.',
+    responses: {
+      200: { description: 'Totals and range.', schema: statsResponseSchema },
+      401: unauthenticated,
+      403: creatorsOnly,
+      422: invalid,
+    },
+  };
+  app.post('/v1/profile/stats', { config: { doc: statsDoc } }, async (request) => {
     const user = requireCreator(await requireUser(request, deps));
     const range = rangeOf(parse(statsInputSchema, request.body), new Date());
     const start = new Date(`${range.from}T00:00:00Z`);

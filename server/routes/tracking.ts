@@ -4,9 +4,17 @@
 // (your own profile) answers the same, so the outbox can drop it.
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { eventSchema, linkClickSchema, profileViewSchema } from '../../src/contract';
+import type * as v from 'valibot';
+import {
+  eventIds,
+  eventSchema,
+  linkClickSchema,
+  profileViewSchema,
+  trackingResponseSchema,
+} from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { type DocResponse, ERR, guestOrUser, invalid, noViewer, replayable, staleBearer } from '../http/doc';
 import { notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
 import { parse } from '../http/validate';
@@ -14,10 +22,31 @@ import { identifiedViewer } from '../http/viewer';
 
 const OK = { status: 201, body: { status: 'ok' } } as const;
 
+/** The reference entry of a counter: `target` names what a 404 means, for posts that name something. */
+function counterDoc(summary: string, body: v.GenericSchema, opts: { target?: string; extra?: string } = {}) {
+  const responses: Record<number, DocResponse> = {
+    201: { description: 'Acknowledged: `{status: "ok"}`.', schema: trackingResponseSchema },
+    401: staleBearer,
+    422: invalid,
+  };
+  if (opts.target) responses[404] = { description: opts.target, ...ERR };
+  return replayable({
+    summary,
+    auth: 'optional',
+    body,
+    description: `${guestOrUser} ${noViewer}${opts.extra ?? ''}`,
+    responses,
+  });
+}
+
 export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
-  app.post('/v1/event', async (request, reply) => {
+  const eventDoc = counterDoc(
+    `Count a click on a Live Cams entry point (events ${eventIds.join(', ')})`,
+    eventSchema,
+  );
+  app.post('/v1/event', { config: { doc: eventDoc } }, async (request, reply) => {
     const input = parse(eventSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
     return idempotent(db, request, reply, 'event', async (tx) => {
@@ -30,7 +59,10 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
     });
   });
 
-  app.post('/v1/link-click', async (request, reply) => {
+  const clickDoc = counterDoc('Count a click on a creator link', linkClickSchema, {
+    target: 'No such link.',
+  });
+  app.post('/v1/link-click', { config: { doc: clickDoc } }, async (request, reply) => {
     const input = parse(linkClickSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
     return idempotent(db, request, reply, 'link-click', async (tx) => {
@@ -47,7 +79,11 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
     });
   });
 
-  app.post('/v1/profile-view', async (request, reply) => {
+  const profileViewDoc = counterDoc('Count a profile view', profileViewSchema, {
+    target: 'No such profile.',
+    extra: ' Views of your own profile are acknowledged but not counted.',
+  });
+  app.post('/v1/profile-view', { config: { doc: profileViewDoc } }, async (request, reply) => {
     const input = parse(profileViewSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
     return idempotent(db, request, reply, 'profile-view', async (tx) => {

@@ -12,12 +12,22 @@ import { FileStore } from '@tus/file-store';
 import { ERRORS, Server as TusServer } from '@tus/server';
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { formatBytes, messages, tagSlug, type UploadResult, uploadDetailsSchema } from '../../src/contract';
+import {
+  formatBytes,
+  messages,
+  tagSlug,
+  type UploadResult,
+  uploadDetailsResponseSchema,
+  uploadDetailsSchema,
+  uploadResultSchema,
+} from '../../src/contract';
 import { canManageCreator } from '../auth/permissions';
 import type { UserRow } from '../auth/tokens';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { ERR, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
+import type { IdParams } from '../http/params';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 import { acceptUpload, enqueue, liveJobsOf, type PipelineDeps, type UploadOutcome } from '../media/pipeline';
@@ -49,6 +59,28 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     new HttpError(413, m.failed(m.tooLarge(formatBytes(config.uploadMaxBytes))), {
       video: [m.tooLarge(formatBytes(config.uploadMaxBytes))],
     });
+
+  // The reference's wording of the rules below, shared by the upload calls.
+  const maxSize = formatBytes(config.uploadMaxBytes);
+  const uploaderRule =
+    'Models and channels whose identity verification is approved. Others: 401 without a token; 403 ' +
+    `\`${m.creatorsOnly}\` for users, \`${m.verifyPrompt}\` while verification is none or pending, ` +
+    `\`${m.verificationRejected}\` when rejected.`;
+  const outcomeRule =
+    'A file is judged by ffprobe, not its name: a video container with a picture track, complete, at most ' +
+    '30 minutes. A refused file still becomes a video in status `error` (the creator sees it with its ' +
+    "reason) and the answer is 422 `{message: 'Video upload failed: <reason>', errors: {video: [<reason>]}}`.";
+  const tusRule =
+    'tus 1.0.0 (creation, creation-with-upload, creation-defer-length, termination, expiration): send ' +
+    '`Tus-Resumable: 1.0.0`. ';
+  const tusResumable = { 'Tus-Resumable': '`1.0.0`' };
+  const refusedDoc = { description: 'The file was refused; `errors.video[0]` is the reason.', ...ERR };
+  const tooLargeDoc = {
+    description: `Larger than ${maxSize} (UPLOAD_MAX_BYTES): \`Video upload failed: …\`.`,
+    ...ERR,
+  };
+  const notUploaderDoc = { description: 'Not allowed to upload (see above).', ...ERR };
+  const uploadNotFoundDoc = { description: 'Unknown or expired upload, or another user’s.', ...ERR };
 
   /** Spec §4: models and channels whose identity check is approved; everyone else learns what to do. */
   async function requireUploader(request: FastifyRequest): Promise<UserRow> {
@@ -182,7 +214,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
   }
 
   /** The upload named in the path, if it is this user's. */
-  async function ownUpload(request: FastifyRequest<{ Params: { id: string } }>, user: UserRow) {
+  async function ownUpload(request: FastifyRequest<IdParams>, user: UserRow) {
     const id = request.params.id;
     if (!UPLOAD_ID.test(id)) throw notFound(m.uploadNotFound);
     const [session] = await db
@@ -223,32 +255,134 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
+    const capabilitiesDoc: Operation = {
+      summary: 'tus capabilities: versions, extensions, Tus-Max-Size',
+      responses: { 204: { description: 'Capabilities in the tus headers.' } },
+    };
     // Capabilities (versions, extensions, max size): no login, browsers ask before a cross-origin upload.
-    scope.options('/v1/uploads', (request, reply) => viaTus(request, reply));
-    scope.options('/v1/uploads/:id', (request, reply) => viaTus(request, reply));
+    scope.options('/v1/uploads', { config: { doc: capabilitiesDoc } }, (request, reply) =>
+      viaTus(request, reply),
+    );
+    scope.options('/v1/uploads/:id', { config: { doc: capabilitiesDoc } }, (request, reply) =>
+      viaTus(request, reply),
+    );
 
-    scope.post('/v1/uploads', async (request, reply) =>
+    const createDoc: Operation = {
+      summary: 'Start a resumable upload (tus creation)',
+      auth: 'required',
+      headers: {
+        ...tusResumable,
+        'Upload-Length': `Bytes, at most ${maxSize}.`,
+        'Upload-Metadata': 'Optional: `filename`, `filetype` (tus encoding).',
+      },
+      description:
+        `${tusRule}Answers 201 with \`Location: /v1/uploads/{id}\`. Unfinished uploads expire after ` +
+        `${UPLOAD_EXPIRY_MS / 3600_000} hours. ${uploaderRule}`,
+      responses: {
+        201: { description: 'Created; `Location` names the upload.' },
+        400: { description: 'Missing or malformed `Upload-Length` or `Upload-Metadata`.', ...ERR },
+        401: unauthenticated,
+        403: notUploaderDoc,
+        412: { description: 'Missing `Tus-Resumable`.', ...ERR },
+        413: tooLargeDoc,
+      },
+    };
+    scope.post('/v1/uploads', { config: { doc: createDoc } }, async (request, reply) =>
       viaTus(request, reply, await requireUploader(request)),
     );
 
-    scope.route<{ Params: { id: string } }>({
-      method: ['HEAD', 'PATCH', 'DELETE'],
-      url: '/v1/uploads/:id',
-      async handler(request, reply) {
-        const user = await requireUploader(request);
-        const session = await ownUpload(request, user);
-        if (session.completedAt) return finished(session, reply);
-        await viaTus(request, reply, user);
-        if (request.method === 'DELETE' && reply.statusCode === 204)
-          await db.delete(t.uploadSessions).where(eq(t.uploadSessions.id, session.id));
-        return reply;
+    // HEAD, PATCH and DELETE of one upload: the same checks, then tus (or the finished upload's answer).
+    const onUpload = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {
+      const user = await requireUploader(request);
+      const session = await ownUpload(request, user);
+      if (session.completedAt) return finished(session, reply);
+      await viaTus(request, reply, user);
+      if (request.method === 'DELETE' && reply.statusCode === 204)
+        await db.delete(t.uploadSessions).where(eq(t.uploadSessions.id, session.id));
+      return reply;
+    };
+
+    const offsetDoc: Operation = {
+      summary: 'Where to resume: the bytes the server has (Upload-Offset)',
+      auth: 'required',
+      headers: tusResumable,
+      description:
+        `${tusRule}After a dropped connection the client asks for \`Upload-Offset\` and continues from there. ` +
+        'Once finished, the upload answers 200 with `Upload-Offset` = `Upload-Length` and the `Video-Id` / ' +
+        '`Video-Screenshot` headers, so a client that lost the last answer does not upload again; a refused ' +
+        'file answers 422.',
+      responses: {
+        200: { description: 'Offset and length in the headers.' },
+        401: unauthenticated,
+        403: notUploaderDoc,
+        404: uploadNotFoundDoc,
+        422: { description: 'Finished, and the file was refused (reason at GET …/video).' },
       },
-    });
+    };
+    scope.head<IdParams>('/v1/uploads/:id', { config: { doc: offsetDoc } }, onUpload);
+
+    const patchDoc: Operation = {
+      summary: 'Send bytes from Upload-Offset',
+      auth: 'required',
+      headers: { ...tusResumable, 'Upload-Offset': 'The server’s offset, as HEAD told it.' },
+      rawBody: {
+        contentType: 'application/offset+octet-stream',
+        schema: { type: 'string', format: 'binary' },
+      },
+      description:
+        `${tusRule}\`Upload-Offset\` must equal the server's offset (409 otherwise: ask with HEAD). The ` +
+        'PATCH that completes the upload checks the file and creates the video before answering: 204 with ' +
+        `headers \`Video-Id\` and \`Video-Screenshot\` (URL of the first frame). ${outcomeRule}`,
+      responses: {
+        204: {
+          description: 'Stored; `Upload-Offset` is the new offset (and the video headers when complete).',
+        },
+        401: unauthenticated,
+        403: { description: 'Not allowed to upload, or no `Upload-Offset` / another content type.', ...ERR },
+        404: uploadNotFoundDoc,
+        409: { description: 'Offset mismatch, or the upload is already finished.', ...ERR },
+        413: tooLargeDoc,
+        422: refusedDoc,
+        423: {
+          description: `Another request on the same upload is still running: \`${m.uploadBusy}\``,
+          ...ERR,
+        },
+      },
+    };
+    scope.patch<IdParams>('/v1/uploads/:id', { config: { doc: patchDoc } }, onUpload);
+
+    const abandonDoc: Operation = {
+      summary: 'Abandon an unfinished upload (tus termination)',
+      auth: 'required',
+      headers: tusResumable,
+      responses: {
+        204: { description: 'Removed.' },
+        401: unauthenticated,
+        403: notUploaderDoc,
+        404: uploadNotFoundDoc,
+        409: { description: 'Already finished: it is a video now (delete the video instead).', ...ERR },
+      },
+    };
+    scope.delete<IdParams>('/v1/uploads/:id', { config: { doc: abandonDoc } }, onUpload);
   });
 
+  const outcomeDoc: Operation = {
+    summary: 'The outcome of a finished tus upload',
+    auth: 'required',
+    description:
+      'The same answer as POST /v1/videos/upload, for a client that missed the headers of the last PATCH ' +
+      '(a reload, another device). 409 while bytes are missing; 404 once the video is deleted.',
+    responses: {
+      200: { description: 'The video.', schema: uploadResultSchema },
+      401: unauthenticated,
+      404: { description: 'Unknown upload, another user’s, or its video was deleted.', ...ERR },
+      409: { description: 'The upload is not finished yet.', ...ERR },
+      422: refusedDoc,
+    },
+  };
   // The outcome of a finished tus upload, for a client that missed the final PATCH's headers (a reload,
   // a second device): the same answer as POST /v1/videos/upload.
-  app.get<{ Params: { id: string } }>('/v1/uploads/:id/video', async (request, reply) => {
+  app.get<IdParams>('/v1/uploads/:id/video', { config: { doc: outcomeDoc } }, async (request, reply) => {
     const user = await requireUser(request, deps);
     const session = await ownUpload(request, user);
     if (!session.completedAt) return reply.status(409).send({ message: m.uploadUnfinished });
@@ -274,7 +408,24 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     await scope.register(multipart, {
       limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 1000, parts: 11 },
     });
-    scope.post('/v1/videos/upload', async (request, reply) => {
+    const uploadDoc: Operation = {
+      summary: 'Upload a video in one multipart request',
+      auth: 'required',
+      rawBody: { contentType: 'multipart/form-data', schema: multipartForm({ video: 'The video file.' }) },
+      description:
+        'Streamed to disk as it arrives (never held in memory); for clients that cannot resume. Answers 201 ' +
+        `with \`videoId\` and \`screenshot\` (first frame) once the file is checked; processing starts at once. ` +
+        `${outcomeRule} ${uploaderRule}`,
+      responses: {
+        201: { description: 'The new video, status `uploaded`.', schema: uploadResultSchema },
+        400: { description: 'A form the parser cannot read (no boundary, cut off).', ...ERR },
+        401: unauthenticated,
+        403: notUploaderDoc,
+        413: tooLargeDoc,
+        422: { description: 'No `video` file in the form, or the file was refused.', ...ERR },
+      },
+    };
+    scope.post('/v1/videos/upload', { config: { doc: uploadDoc } }, async (request, reply) => {
       const user = await requireUploader(request);
       if (!request.isMultipart()) throw new HttpError(422, m.failed(m.noFile), { video: [m.noFile] });
       const incoming = await storage.ensurePrivate('incoming');
@@ -309,7 +460,28 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
 
   // ---- details ---------------------------------------------------------------------------------------
 
-  app.post('/v1/videos/upload-details', async (request) => {
+  const detailsDoc: Operation = {
+    summary: 'Title, tags, nsfw and schedule of an uploaded video',
+    auth: 'required',
+    body: uploadDetailsSchema,
+    description:
+      'The owner or a manager of the owner’s studio (403 others). Tags are comma joined; new tags are created. ' +
+      '`uploadDate` is a date-time picker value (`2026-05-01T20:30`) in the IANA `uploadDateTimezone`, or an ' +
+      `instant with its own offset; \`schedule: true\` without a date is \`${m.selectDate}\`. An upload stays ` +
+      'private until its details arrive; then it is public once processed, or at the scheduled time if later. ' +
+      'Starts processing if nothing has started it. Sending details again replaces them.',
+    responses: {
+      200: { description: 'Stored: `{message, data: video}`.', schema: uploadDetailsResponseSchema },
+      401: unauthenticated,
+      403: { description: 'Not the owner or their studio manager.', ...ERR },
+      404: { description: 'No such video, or it is being deleted.', ...ERR },
+      422: {
+        description: 'Validation (spec messages), or the upload itself failed (`Video upload failed: …`).',
+        ...ERR,
+      },
+    },
+  };
+  app.post('/v1/videos/upload-details', { config: { doc: detailsDoc } }, async (request) => {
     const user = await requireUser(request, deps);
     const input = parse(uploadDetailsSchema, request.body);
     const [video] = await db.select().from(t.videos).where(eq(t.videos.id, input.videoId));

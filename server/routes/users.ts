@@ -1,11 +1,17 @@
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
-import { pageQuerySchema, userListQuerySchema } from '../../src/contract';
+import {
+  channelListSchema,
+  pageQuerySchema,
+  publicUserResponseSchema,
+  userListQuerySchema,
+} from '../../src/contract';
 import { canManageCreator } from '../auth/permissions';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { ERR, invalid, type Operation, videoPage } from '../http/doc';
 import { notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
@@ -48,7 +54,17 @@ async function likedAmong(db: Db, viewer: Viewer, ids: number[]): Promise<Set<nu
 export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
-  app.get('/v1/users/:id', async (request) => {
+  const unknown = { description: 'Unknown or geo-blocked.', ...ERR };
+
+  const profileDoc: Operation = {
+    summary: 'A profile by id or slug (any case)',
+    auth: 'optional',
+    description:
+      '`isFollowing` is for the bearer’s user. A creator who geo-blocks the viewer’s country or region ' +
+      '(trusted proxy headers) answers 404, exactly like an unknown user.',
+    responses: { 200: { description: 'The profile.', schema: publicUserResponseSchema }, 404: unknown },
+  };
+  app.get('/v1/users/:id', { config: { doc: profileDoc } }, async (request) => {
     const viewer = await viewerOf(request, deps);
     const user = await findVisibleUser(db, request.params, viewer);
     const publicOfUser = and(eq(t.videos.userId, user.id), publicVideo());
@@ -93,9 +109,19 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     };
   });
 
+  const videosDoc: Operation = {
+    summary: `A creator’s videos, newest first, ${PER_PAGE} per page`,
+    auth: 'optional',
+    query: pageQuerySchema,
+    description:
+      'Everyone sees approved videos whose scheduled time has passed. The creator and the managers of ' +
+      'their studio see every status (for badges), with `statusReason` (why a video is in `error`), and ' +
+      'scheduled videos. Pages by number (`page`).',
+    responses: { 200: videoPage, 404: unknown, 422: invalid },
+  };
   // The owner and their studio's managers see every status (the client shows status badges) and
   // scheduled videos; everyone else sees what any feed would show.
-  app.get('/v1/users/:id/videos', async (request) => {
+  app.get('/v1/users/:id/videos', { config: { doc: videosDoc } }, async (request) => {
     const query = parse(pageQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const user = await findVisibleUser(db, request.params, viewer);
@@ -127,7 +153,12 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     };
   });
 
-  app.get('/v1/users', async (request) => {
+  const listDoc: Operation = {
+    summary: `Creator cards by type and gender, live first, ${PER_PAGE} per page, geo-filtered`,
+    query: userListQuerySchema,
+    responses: { 200: { description: 'A page of cards.', schema: channelListSchema }, 422: invalid },
+  };
+  app.get('/v1/users', { config: { doc: listDoc } }, async (request) => {
     const query = parse(userListQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const page = query.page ?? 1;

@@ -6,9 +6,18 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { ageOn, messages, verificationImageFields, verificationSchema } from '../../src/contract';
+import * as v from 'valibot';
+import {
+  ageOn,
+  MIN_AGE,
+  messages,
+  verificationImageFields,
+  verificationSchema,
+  verificationStatusSchema,
+} from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { ERR, invalid, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { installImageMultipart, readImageForm } from '../http/multipart';
 import { parse } from '../http/validate';
@@ -28,7 +37,34 @@ export default async function verificationRoutes(app: FastifyInstance, deps: App
 
   await app.register(async (scope) => {
     await installImageMultipart(scope);
-    scope.post('/v1/profile/verification', async (request, reply) => {
+    const verificationDoc: Operation = {
+      summary: 'Send identity documents for verification',
+      auth: 'required',
+      rawBody: {
+        contentType: 'multipart/form-data',
+        schema: multipartForm(Object.fromEntries(verificationImageFields.map((f) => [f, 'PNG or JPEG.'])), {
+          fields: verificationSchema,
+        }),
+      },
+      description:
+        `Models and channels, at least ${MIN_AGE} years old by \`date_of_birth\`. The images are re-encoded ` +
+        'without metadata and kept where no URL reaches them. The verification is then `pending` until the ' +
+        'operator approves or rejects it; after a rejection the creator may send again. Uploading videos ' +
+        'needs an approved verification.',
+      responses: {
+        201: {
+          description: `\`{message: '${m.sent}', status: 'pending'}\``,
+          schema: v.object({ message: v.string(), status: verificationStatusSchema }),
+        },
+        400: { description: 'A form the parser cannot read.', ...ERR },
+        401: unauthenticated,
+        403: { description: 'Plain users (type user).', ...ERR },
+        409: { description: `Already pending (\`${m.pending}\`) or approved.`, ...ERR },
+        415: { description: 'Not a multipart form.', ...ERR },
+        422: invalid,
+      },
+    };
+    scope.post('/v1/profile/verification', { config: { doc: verificationDoc } }, async (request, reply) => {
       const user = await requireUser(request, deps);
       if (user.type === 'user') throw new HttpError(403, messages.server.forbidden);
       if (user.verificationStatus === 'pending') throw new HttpError(409, m.pending);

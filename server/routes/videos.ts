@@ -7,8 +7,17 @@ import { canManageCreator } from '../auth/permissions';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import {
+  ERR,
+  invalidList,
+  listedVideos,
+  type Operation,
+  unauthenticated,
+  videoNotFound,
+  videoPage,
+} from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
-import { dbId } from '../http/params';
+import { dbId, type IdParams } from '../http/params';
 import { parse } from '../http/validate';
 import { requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../media/cleanup';
@@ -32,17 +41,16 @@ const MAX_PER_PAGE = 50;
  */
 export const MAX_SESSION_VIDEOS = 1000;
 
-/**
- * Home feed rank, computed against the snapshot time `at` of page 1 (so it does not drift while a
- * session pages):
- *
- *   engagement = max(1 + 3·likes + 0.25·views + 2·(rating_sum − 3·rating_count), 0.1)
- *   score      = engagement / (age_hours + 2)^1.5
- *
- * A like weighs as much as 12 views; each rating moves engagement by 2 per star away from the neutral 3
- * (a 5 adds 4, a 1 takes 4 away). The age term halves a video's weight in roughly its first 2 hours and
- * keeps decaying, so a fresh clip competes with an old hit; ties go to the newer id.
- */
+/** How the home feed ranks, as the API reference states it; rankScore below is its implementation. */
+export const RANKING =
+  'Ranked against the moment page 1 was served:\n\n' +
+  '    engagement = max(1 + 3·likes + 0.25·views + 2·(rating_sum − 3·rating_count), 0.1)\n' +
+  '    score      = engagement / (age_hours + 2)^1.5\n\n' +
+  'A like weighs as much as 12 views; each rating moves engagement by 2 per star away from the neutral 3 ' +
+  '(a 5 adds 4, a 1 takes 4 away). The age term halves a video’s weight in roughly its first 2 hours and ' +
+  'keeps decaying, so a fresh clip competes with an old hit; ties go to the newer video.';
+
+/** RANKING, computed against the snapshot time `at` of page 1 so that it does not drift while a session pages. */
 export const rankScore = (at: Date): SQL => sql`(
   greatest(1 + 3 * ${t.videos.likeCount} + 0.25 * ${t.videos.viewCount}
     + 2 * (${t.videos.ratingSum} - 3 * ${t.videos.ratingCount}), 0.1)
@@ -124,7 +132,22 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     links: { next: nextLink('/v1/videos', request.query as Record<string, unknown>, cursor) },
   });
 
-  app.get('/v1/videos', async (request) => {
+  const sessionRules =
+    'The cursor carries the snapshot time and the ids already served; each page is the best-ranked videos ' +
+    'not yet served among those published by the snapshot: counters that move between pages may reorder ' +
+    'what is left, but a session never sees a video twice and never skips one. New uploads wait for the ' +
+    `next session (a fresh page 1). A session ends after ${MAX_SESSION_VIDEOS} videos (\`next\` null). ` +
+    `${listedVideos} \`tags\` (ids, comma joined) keeps videos with any of them. ${DEFAULT_PER_PAGE} per ` +
+    `page, \`per_page\` up to ${MAX_PER_PAGE}.`;
+
+  const homeDoc: Operation = {
+    summary: 'The home feed, ranked',
+    auth: 'optional',
+    query: feedQuerySchema,
+    description: `${RANKING} ${sessionRules}`,
+    responses: { 200: videoPage, 422: invalidList },
+  };
+  app.get('/v1/videos', { config: { doc: homeDoc } }, async (request) => {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
@@ -132,8 +155,17 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     return answer(request, viewer, page.rows, page.cursor);
   });
 
+  const startDoc: Operation = {
+    summary: 'The home feed opening on one video',
+    auth: 'optional',
+    query: feedQuerySchema,
+    description:
+      'For a shared link or a tapped thumbnail: that video first, then the home feed without it, ranked as ' +
+      `GET /v1/videos describes. ${sessionRules}`,
+    responses: { 200: videoPage, 404: videoNotFound, 422: invalidList },
+  };
   // A shared link or a tapped thumbnail: that video first, then the home feed without it.
-  app.get<{ Params: { id: string } }>('/v1/videos/start/:id', async (request) => {
+  app.get<IdParams>('/v1/videos/start/:id', { config: { doc: startDoc } }, async (request) => {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const id = dbId(request.params.id) ?? 0;
@@ -147,9 +179,28 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     return answer(request, viewer, query.cursor ? page.rows : [first, ...page.rows], page.cursor);
   });
 
+  const deleteDoc: Operation = {
+    summary: 'Delete a video (a GET, as the spec has it)',
+    auth: 'required',
+    description:
+      'The owner or a manager of the owner’s studio. The status becomes `deleting`, which hides the video ' +
+      'everywhere at once; a job then removes its media and the row. Asking again meanwhile answers the same.',
+    responses: {
+      200: {
+        description: "`{message, data: {id, status: 'deleting'}}`.",
+        schema: v.object({
+          message: v.string(),
+          data: v.object({ id: v.number(), status: v.literal('deleting') }),
+        }),
+      },
+      401: unauthenticated,
+      403: { description: 'Neither the owner nor a manager of their studio.', ...ERR },
+      404: { description: 'No such video (or it is already gone).', ...ERR },
+    },
+  };
   // Spec §7 makes this a GET. The video leaves every list at once (status deleting); the job removes
   // files and row. Without a job queue (some tests, API-only nodes) the cleanup runs inline.
-  app.get<{ Params: { id: string } }>('/v1/videos/:id/delete', async (request) => {
+  app.get<IdParams>('/v1/videos/:id/delete', { config: { doc: deleteDoc } }, async (request) => {
     const user = await requireUser(request, deps);
     const id = dbId(request.params.id) ?? 0;
     const [video] = await db.select().from(t.videos).where(eq(t.videos.id, id));
