@@ -356,6 +356,27 @@ describe('rate limits and the .eml outbox', () => {
     expect(res.json()).toEqual({ message: m.tooManyAttempts });
   });
 
+  const login = (remoteAddress: string, forwardedFor: string) =>
+    limited.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      remoteAddress,
+      headers: { 'x-forwarded-for': forwardedFor },
+      payload: { email: 'a@b.cd', password: 'whatever1' },
+    });
+
+  it('counts a direct client by its address, whatever X-Forwarded-For it forges', async () => {
+    const codes = [];
+    for (let i = 1; i <= 4; i++) codes.push((await login('203.0.113.7', `198.51.100.${i}`)).statusCode);
+    expect(codes).toEqual([401, 401, 429, 429]);
+  });
+
+  it('counts the clients of a reverse proxy on loopback apart', async () => {
+    for (let i = 0; i < 3; i++) await login('127.0.0.1', '198.51.100.50');
+    expect((await login('127.0.0.1', '198.51.100.50')).statusCode).toBe(429);
+    expect((await login('::1', '198.51.100.51')).statusCode).toBe(401);
+  });
+
   it('contact answers 429 with the spec message', async () => {
     const payload = { email: 'a@b.cd', message: 'hi' };
     expect((await hit('/v1/contact', payload)).statusCode).toBe(201);
