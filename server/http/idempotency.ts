@@ -1,11 +1,14 @@
 // Idempotency-Key support for the posts the client's outbox replays (likes, views, events, clicks,
 // reports): the first request with a key does the work and stores its answer; every replay with the same
-// key gets that answer back and changes nothing.
+// key from the same caller gets that answer back and changes nothing. Keys are the client's to choose, so
+// they are only unique per caller: another viewer's key never replays someone else's answer.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
+import type { AppDeps } from '../deps';
 import { HttpError } from './errors';
+import { callerKey, viewerOf } from './viewer';
 
 const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 
@@ -17,17 +20,18 @@ export interface Outcome {
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
- * Runs `work` once per (scope, Idempotency-Key). Without the header it simply runs. The key row is
+ * Runs `work` once per (scope, caller, Idempotency-Key). Without the header it simply runs. The key row is
  * inserted first in the same transaction, so two concurrent replays cannot both do the work: the second
  * waits for the first to commit, then finds its stored answer.
  */
 export async function idempotent(
-  db: Db,
+  deps: AppDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   scope: string,
   work: (tx: Tx | Db) => Promise<Outcome>,
 ): Promise<FastifyReply> {
+  const { db } = deps.database;
   const raw = request.headers['idempotency-key'];
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (key === undefined) {
@@ -35,24 +39,27 @@ export async function idempotent(
     return reply.status(outcome.status).send(outcome.body);
   }
   if (!KEY.test(key)) throw new HttpError(400, 'Invalid Idempotency-Key header.');
+  const caller = callerKey(await viewerOf(request, deps), request);
+  const row = and(
+    eq(t.idempotencyKeys.scope, scope),
+    eq(t.idempotencyKeys.caller, caller),
+    eq(t.idempotencyKeys.key, key),
+  );
   const outcome = await db.transaction(async (tx) => {
     const claimed = await tx
       .insert(t.idempotencyKeys)
-      .values({ scope, key, statusCode: 0, body: null })
+      .values({ scope, caller, key, statusCode: 0, body: null })
       .onConflictDoNothing()
       .returning({ key: t.idempotencyKeys.key });
     if (claimed.length === 0) {
-      const [stored] = await tx
-        .select()
-        .from(t.idempotencyKeys)
-        .where(and(eq(t.idempotencyKeys.scope, scope), eq(t.idempotencyKeys.key, key)));
+      const [stored] = await tx.select().from(t.idempotencyKeys).where(row);
       return { status: stored?.statusCode || 200, body: stored?.body ?? null, replayed: true };
     }
     const result = await work(tx);
     await tx
       .update(t.idempotencyKeys)
       .set({ statusCode: result.status, body: result.body as object })
-      .where(and(eq(t.idempotencyKeys.scope, scope), eq(t.idempotencyKeys.key, key)));
+      .where(row);
     return { ...result, replayed: false };
   });
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');

@@ -18,7 +18,7 @@ import { HttpError, notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
 import { reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
-import { requireUser, type Viewer, viewerOf } from '../http/viewer';
+import { callerKey, requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 /**
@@ -50,7 +50,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     const viewer = await viewerOf(request, deps);
     const key = requireViewerKey(viewer);
     const videoId = await visibleVideoId(db, viewer, input.video_id);
-    return idempotent(db, request, reply, 'video-like', (outer) =>
+    return idempotent(deps, request, reply, 'video-like', (outer) =>
       outer.transaction(async (tx) => {
         // The like row is the truth; the counter moves only when the row really appeared or went away,
         // so "add" twice is one like and "remove" of nothing is a no-op.
@@ -84,9 +84,9 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     const viewer = await viewerOf(request, deps);
     // A client without any id still gets its views counted, keyed by address so a reload loop cannot
     // inflate them.
-    const key = viewer.key ?? `ip:${request.ip}`;
+    const key = callerKey(viewer, request);
     const videoId = await visibleVideoId(db, viewer, input.video_id);
-    return idempotent(db, request, reply, 'video-view', (outer) =>
+    return idempotent(deps, request, reply, 'video-view', (outer) =>
       outer.transaction(async (tx) => {
         // Serialises concurrent views of one viewer on one video, so the window check cannot race.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${key}|${videoId}`}))`);
@@ -174,7 +174,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
       .from(t.videos)
       .where(eq(t.videos.id, input.video_id));
     if (!video) throw notFound(messages.video.notFound);
-    return idempotent(db, request, reply, 'report-video', async (tx) => {
+    return idempotent(deps, request, reply, 'report-video', async (tx) => {
       const [row] = await tx
         .insert(t.reports)
         .values({

@@ -23,12 +23,10 @@ async function identifiedViewer(request: FastifyRequest, deps: AppDeps): Promise
 }
 
 export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps) {
-  const { db } = deps.database;
-
   app.post('/v1/event', async (request, reply) => {
     const input = parse(eventSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
-    return idempotent(db, request, reply, 'event', async (tx) => {
+    return idempotent(deps, request, reply, 'event', async (tx) => {
       await tx.insert(t.events).values({
         eventId: input.event_id,
         userId: viewer.user?.id ?? null,
@@ -41,7 +39,7 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
   app.post('/v1/link-click', async (request, reply) => {
     const input = parse(linkClickSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
-    return idempotent(db, request, reply, 'link-click', async (tx) => {
+    return idempotent(deps, request, reply, 'link-click', async (tx) => {
       const [link] = await tx.select({ id: t.links.id }).from(t.links).where(eq(t.links.id, input.link_id));
       if (!link) throw notFound();
       await tx.insert(t.linkClicks).values({
@@ -58,7 +56,7 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
   app.post('/v1/profile-view', async (request, reply) => {
     const input = parse(profileViewSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
-    return idempotent(db, request, reply, 'profile-view', async (tx) => {
+    return idempotent(deps, request, reply, 'profile-view', async (tx) => {
       const [profile] = await tx
         .select({ id: t.users.id })
         .from(t.users)
