@@ -2,7 +2,7 @@
 // reports): the first request with a key does the work and stores its answer; every replay with the same
 // key from the same caller gets that answer back and changes nothing. Keys are the client's to choose, so
 // they are only unique per caller: another viewer's key never replays someone else's answer.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
@@ -18,6 +18,25 @@ export interface Outcome {
 }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** How long an answer is kept: far beyond the outbox's retries, which back off to 5 minutes. */
+export const IDEMPOTENCY_TTL_DAYS = 7;
+const PURGE_EVERY_MS = 3600_000;
+const nextPurge = new WeakMap<Db, number>();
+
+/**
+ * Drops expired answers, at most hourly per process and database. Done on the request path rather than by a
+ * scheduled job so that it needs no worker and runs wherever keys are written.
+ */
+async function purgeExpired(db: Db, request: FastifyRequest) {
+  const now = Date.now();
+  if ((nextPurge.get(db) ?? 0) > now) return;
+  nextPurge.set(db, now + PURGE_EVERY_MS);
+  await db
+    .delete(t.idempotencyKeys)
+    .where(sql`${t.idempotencyKeys.createdAt} < now() - make_interval(days => ${IDEMPOTENCY_TTL_DAYS})`)
+    .catch((err: Error) => request.log.warn({ err }, 'purging idempotency keys failed'));
+}
 
 /**
  * Runs `work` once per (scope, caller, Idempotency-Key). Without the header it simply runs. The key row is
@@ -40,6 +59,7 @@ export async function idempotent(
   }
   if (!KEY.test(key)) throw new HttpError(400, 'Invalid Idempotency-Key header.');
   const caller = callerKey(await viewerOf(request, deps), request);
+  await purgeExpired(db, request);
   const row = and(
     eq(t.idempotencyKeys.scope, scope),
     eq(t.idempotencyKeys.caller, caller),

@@ -185,6 +185,30 @@ describe('Idempotency-Key replays', () => {
     expect(ok.statusCode).toBe(201);
   });
 
+  it('forgets answers after 7 days', async () => {
+    const fresh = await createTestContext();
+    try {
+      const old = new Date(Date.now() - 8 * 24 * 3600_000);
+      const recent = new Date(Date.now() - 6 * 24 * 3600_000);
+      const row = { scope: 'event', caller: `g:${GUEST}`, statusCode: 201, body: { status: 'ok' } };
+      await fresh.database.db.insert(t.idempotencyKeys).values([
+        { ...row, key: 'expired-key-0001', createdAt: old },
+        { ...row, key: 'recent-key-00001', createdAt: recent },
+      ]);
+      const res = await fresh.app.inject({
+        method: 'POST',
+        url: '/v1/event',
+        headers: { 'idempotency-key': 'new-key-0000001' },
+        payload: { event_id: 1, guest_id: GUEST },
+      });
+      expect(res.statusCode).toBe(201);
+      const keys = await fresh.database.db.select({ key: t.idempotencyKeys.key }).from(t.idempotencyKeys);
+      expect(keys.map((k) => k.key).sort()).toEqual(['new-key-0000001', 'recent-key-00001']);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('rejects a malformed key with a message', async () => {
     const res = await post('/v1/event', { event_id: 1, guest_id: GUEST }, { 'idempotency-key': 'bad key!' });
     expect(res.statusCode).toBe(400);
