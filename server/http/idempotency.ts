@@ -38,6 +38,31 @@ async function purgeExpired(db: Db, request: FastifyRequest) {
     .catch((err: Error) => request.log.warn({ err }, 'purging idempotency keys failed'));
 }
 
+function keyOf(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  return Array.isArray(raw) ? raw[0] : raw;
+}
+
+const rowOf = (scope: string, caller: string, key: string) =>
+  and(
+    eq(t.idempotencyKeys.scope, scope),
+    eq(t.idempotencyKeys.caller, caller),
+    eq(t.idempotencyKeys.key, key),
+  );
+
+/** Whether the request replays one whose answer is stored (a replay changes nothing, so limits skip it). */
+export async function isReplay(deps: AppDeps, request: FastifyRequest, scope: string): Promise<boolean> {
+  const key = keyOf(request);
+  if (key === undefined || !KEY.test(key)) return false;
+  const caller = callerKey(await viewerOf(request, deps), request);
+  const [stored] = await deps.database.db
+    .select({ statusCode: t.idempotencyKeys.statusCode })
+    .from(t.idempotencyKeys)
+    .where(rowOf(scope, caller, key));
+  // 0 marks a first request still at work: until it commits, this one is not known to be a replay.
+  return stored !== undefined && stored.statusCode !== 0;
+}
+
 /**
  * Runs `work` once per (scope, caller, Idempotency-Key). Without the header it simply runs. The key row is
  * inserted first in the same transaction, so two concurrent replays cannot both do the work: the second
@@ -51,8 +76,7 @@ export async function idempotent(
   work: (tx: Tx | Db) => Promise<Outcome>,
 ): Promise<FastifyReply> {
   const { db } = deps.database;
-  const raw = request.headers['idempotency-key'];
-  const key = Array.isArray(raw) ? raw[0] : raw;
+  const key = keyOf(request);
   if (key === undefined) {
     const outcome = await work(db);
     return reply.status(outcome.status).send(outcome.body);
@@ -60,11 +84,7 @@ export async function idempotent(
   if (!KEY.test(key)) throw new HttpError(400, 'Invalid Idempotency-Key header.');
   const caller = callerKey(await viewerOf(request, deps), request);
   await purgeExpired(db, request);
-  const row = and(
-    eq(t.idempotencyKeys.scope, scope),
-    eq(t.idempotencyKeys.caller, caller),
-    eq(t.idempotencyKeys.key, key),
-  );
+  const row = rowOf(scope, caller, key);
   const outcome = await db.transaction(async (tx) => {
     const claimed = await tx
       .insert(t.idempotencyKeys)

@@ -165,7 +165,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     });
   });
 
-  app.post('/v1/report-video', { config: reportLimit(deps) }, async (request, reply) => {
+  app.post('/v1/report-video', { config: reportLimit(deps, 'report-video') }, async (request, reply) => {
     const viewer = await viewerOf(request, deps);
     const input = parse(reportVideoSchema({ guest: !viewer.user }), request.body);
     // Reports may concern a video the reporter can no longer see in lists, but never a missing one.

@@ -403,6 +403,33 @@ describe('rate limits and the .eml outbox', () => {
     expect(res.json()).toEqual({ message: 'You sent too many reports. Please try again later.' });
   });
 
+  it('answers an outbox replay of a report already taken from the store, neither limited nor counted', async () => {
+    const owner = await insertUser(limited, { type: 'model' });
+    const video = await insertVideo(limited, { userId: owner.id });
+    const payload = {
+      video_id: video.id,
+      email: 'a@b.cd',
+      reason: 'spam',
+      message: 'spam',
+      guest_id: 'guest-5678',
+    };
+    const send = (key: string) =>
+      limited.app.inject({
+        method: 'POST',
+        url: '/v1/report-video',
+        payload,
+        headers: { 'idempotency-key': key },
+        remoteAddress: '203.0.113.20',
+      });
+    expect((await send('report-replay-1')).statusCode).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await send('report-replay-1')).statusCode).toBe(201);
+    expect((await send('report-replay-2')).statusCode).toBe(201);
+    expect((await send('report-replay-3')).statusCode).toBe(429);
+    const replay = await send('report-replay-1');
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+  });
+
   it('writes mails as .eml files under DATA_DIR/mail without SMTP', async () => {
     const files = await fs.readdir(path.join(limited.config.dataDir, 'mail'));
     expect(files.some((f) => f.endsWith('.eml'))).toBe(true);
