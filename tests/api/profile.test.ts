@@ -196,6 +196,32 @@ describe('POST /v1/profile details, gender, password, colour', () => {
     expect(managed.statusCode).toBe(403);
   });
 
+  it("ends the user's other sessions on a password change, keeping the one that made it", async () => {
+    const db = ctx.database.db;
+    const model = await insertUser(ctx);
+    const [current, phone, laptop] = await Promise.all(
+      [1, 2, 3].map(() => issueAccessToken(db, model.id, true)),
+    );
+    const profileWith = async (token: string | undefined) =>
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: '/v1/profile',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).statusCode;
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/profile',
+      headers: { authorization: `Bearer ${current}` },
+      payload: { password: 'another pw 1', password_confirmation: 'another pw 1' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await profileWith(current)).toBe(200);
+    expect([await profileWith(phone), await profileWith(laptop)]).toEqual([401, 401]);
+    expect(await profileWith(tokens.other)).toBe(200);
+  });
+
   it('sets a channel colour; models and viewers get 403; bad values 422', async () => {
     const res = await update('channel', { color: '#FF0066' });
     expect(res.statusCode).toBe(200);
