@@ -160,6 +160,9 @@ describe('POST /v1/register', () => {
     ['username', { username: undefined }, m.usernameRequired],
     ['username', { username: 'bad name' }, m.usernameInvalid],
     ['country', { country: '' }, m.countryRequired],
+    // The form is right, but no such ISO 3166-1 country (the list GET /v1/geo/countries serves).
+    ['country', { country: 'XX' }, m.countryRequired],
+    ['country', { country: 'uk' }, m.countryRequired],
     ['type', { type: 'admin' }, m.invalidType],
     ['gender', { gender: 'x' }, m.invalidGender],
   ])('422 on %s: %s → the spec message', async (field, over, message) => {

@@ -110,6 +110,7 @@ describe('POST /v1/profile/verification', () => {
     ['address', m.address],
     ['country', m.country],
     ['date_of_birth', m.dateOfBirth],
+    ['age', m.age],
     ['stage_name', m.stageName],
     ['identification', m.identification],
     ['identification_id', m.identificationId],
@@ -133,11 +134,29 @@ describe('POST /v1/profile/verification', () => {
     expect(res.json().errors[field]).toEqual([message]);
   });
 
-  it('422 for an age field that is not a number, an unknown ID type and a text file as photo', async () => {
+  it.each([
+    ['age', '', m.age],
+    ['age', 'old', m.age],
+    ['age', '17', m.underage],
+    ['age', '30', m.ageMismatch],
+    ['gender', 'f', messages.auth.invalidGender],
+    ['country', 'XX', m.country],
+    ['country', 'UK', m.country],
+  ])('422 for %s "%s": "%s"', async (field, value, message) => {
     const { token } = await creator();
-    expect((await send(token, { ...fields({ age: 'old' }), ...images() })).json().errors.age).toEqual([
-      m.age,
-    ]);
+    const res = await send(token, { ...fields({ [field]: value }), ...images() });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[field]).toEqual([message]);
+  });
+
+  it('takes an age a day off at a birthday: the client counts in its own time zone', async () => {
+    const { token } = await creator();
+    const res = await send(token, { ...fields({ date_of_birth: yearsAgo(25, 1), age: '25' }), ...images() });
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('422 for an unknown ID type and a text file as photo', async () => {
+    const { token } = await creator();
     expect(
       (await send(token, { ...fields({ identification: 'library-card' }), ...images() })).json().errors
         .identification,
