@@ -306,14 +306,20 @@ describe('POST /v1/profile images (multipart)', () => {
     }
   });
 
-  it('refuses a 17 MB file with the spec message', async () => {
-    const big = Buffer.concat([png, Buffer.alloc(17 * 1024 * 1024)]);
-    const res = await upload('owner', {
-      profile_photo: { filename: 'big.png', contentType: 'image/png', data: big },
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe('Image size cannot be bigger than 16MB');
-  });
+  it.each(['profile_photo', 'profile_cover'])(
+    'refuses a 17 MB %s with the spec message under its field',
+    async (field) => {
+      const big = Buffer.concat([png, Buffer.alloc(17 * 1024 * 1024)]);
+      const res = await upload('owner', {
+        [field]: { filename: 'big.png', contentType: 'image/png', data: big },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({
+        message: 'Image size cannot be bigger than 16MB',
+        errors: { [field]: ['Image size cannot be bigger than 16MB'] },
+      });
+    },
+  );
 
   it('permission matrix: guest 401, viewer 403, another model 403, manager allowed', async () => {
     const parts = { profile_photo: { filename: 'a.png', contentType: 'image/png', data: png } };

@@ -155,6 +155,18 @@ describe('POST /v1/profile/verification', () => {
     expect(res.statusCode).toBe(201);
   });
 
+  it('422 for a 17 MB photo, under its own field', async () => {
+    const { token } = await creator();
+    const big = Buffer.concat([jpg, Buffer.alloc(17 * 1024 * 1024)]);
+    const res = await send(token, {
+      ...fields(),
+      ...images(),
+      back_picture_id: { filename: 'back.jpg', contentType: 'image/jpeg', data: big },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({ back_picture_id: [messages.profile.imageTooLarge] });
+  });
+
   it('422 for an unknown ID type and a text file as photo', async () => {
     const { token } = await creator();
     expect(
