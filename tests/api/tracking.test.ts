@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { createTestContext, insertUser, type TestContext } from './helpers';
-import { type Cast, createCast, type Role } from './social-helpers';
+import { type Cast, createCast, type Role, roles } from './social-helpers';
 
 let ctx: TestContext;
 let cast: Cast;
@@ -82,6 +82,24 @@ describe('POST /v1/link-click', () => {
       message: 'Missing link id.',
       errors: { link_id: ['Missing link id.'] },
     });
+  });
+});
+
+// Open to every viewer, and always attributed to the one sending: a user_id in the body (here the owner's)
+// never makes a guest or another user count as someone else.
+describe.each(['/v1/event', '/v1/link-click'] as const)('permission matrix of %s', (url) => {
+  it.each(roles)('%s: 201, counted for that viewer', async (role) => {
+    const table = url === '/v1/event' ? t.events : t.linkClicks;
+    const body = {
+      ...(url === '/v1/event' ? { event_id: 3 } : { link_id: linkId }),
+      user_id: cast.ids.owner,
+    };
+    const res = await post(url, role === 'guest' ? { ...body, guest_id: GUEST } : body, cast.headers[role]);
+    expect(res.statusCode).toBe(201);
+    const rows = await ctx.database.db.select().from(table);
+    expect(rows.at(-1)).toMatchObject(
+      role === 'guest' ? { userId: null, guestId: GUEST } : { userId: cast.ids[role], guestId: null },
+    );
   });
 });
 

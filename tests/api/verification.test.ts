@@ -200,6 +200,31 @@ describe('POST /v1/profile/verification', () => {
     ).toEqual([m.dateOfBirth]);
   });
 
+  // Identity documents are the sender's own: a user_id naming someone else is ignored, so a studio manager
+  // or another model can never verify (or block the verification of) another creator.
+  it.each([
+    ['manager of their studio', true, 409],
+    ['another model', false, 201],
+  ])('a %s sending user_id of a member only ever acts on their own account', async (_, manager, status) => {
+    const [studio] = await ctx.database.db
+      .insert(t.studios)
+      .values({ name: 'S', keyHash: `k-${status}` })
+      .returning();
+    const { user: member } = await creator({ studioId: studio?.id, studioRole: 'member' });
+    const actor = await creator(
+      manager ? { verificationStatus: 'approved', studioId: studio?.id, studioRole: 'manager' } : {},
+    );
+    const res = await send(actor.token, { ...fields(), ...images(), user_id: String(member.id) });
+    expect(res.statusCode).toBe(status);
+    const [row] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, member.id));
+    expect(row?.verificationStatus).toBe('none');
+    const requests = await ctx.database.db
+      .select()
+      .from(t.verificationRequests)
+      .where(eq(t.verificationRequests.userId, member.id));
+    expect(requests).toEqual([]);
+  });
+
   it('permission matrix: guest 401, viewer 403, a channel may, an approved creator gets 409', async () => {
     expect((await send(undefined, { ...fields(), ...images() })).statusCode).toBe(401);
     const viewer = await creator({ type: 'user' });
