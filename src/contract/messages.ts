@@ -75,6 +75,7 @@ export const messages = {
     country: 'Country is required.',
     dateOfBirth: 'Birthday is required.',
     age: 'Age is required.',
+    ageMismatch: 'Age does not match the birthday.',
     underage: 'You must be at least 18 years old.',
     stageName: 'Stage name is required.',
     identification: 'Identification type is required.',

@@ -300,4 +300,26 @@ describe('POST /v1/report-video', () => {
     expect(rows.length).toBe(1);
     expect((await post('/v1/report-video', { ...body, video_id: 987654 })).statusCode).toBe(404);
   });
+
+  it("never answers one sender's Idempotency-Key with another's report: keys are per caller", async () => {
+    const video = await newVideo();
+    const { guest_id: _, ...anonymous } = valid;
+    const body = { ...anonymous, video_id: video.id, email: 'a@b.example' };
+    const key = { 'idempotency-key': 'shared-key-0000001' };
+    const from = (remoteAddress: string) =>
+      ctx.app.inject({ method: 'POST', url: '/v1/report-video', payload: body, headers: key, remoteAddress });
+    const answers = [
+      await post('/v1/report-video', { ...body, guest_id: 'guest-share-0001' }, key),
+      await post('/v1/report-video', { ...body, guest_id: 'guest-share-0002' }, key),
+      await post('/v1/report-video', body, { ...key, ...bearer(userToken) }),
+      await from('203.0.113.1'),
+      await from('203.0.113.2'),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(answers.some((r) => r.headers['idempotent-replayed'])).toBe(false);
+    const rows = await ctx.database.db.select().from(t.reports).where(eq(t.reports.videoId, video.id));
+    expect(rows.length).toBe(5);
+    // The same caller again is still a replay.
+    expect((await from('203.0.113.2')).headers['idempotent-replayed']).toBe('true');
+  });
 });
