@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import {
   type CreatorCard,
   type DiscoverResponse,
+  listQuery,
   type SearchResponse,
   searchBodySchema,
   searchQuerySchema,
@@ -31,7 +32,7 @@ const SIMILARITY = 0.3;
 /** A contains-match for LIKE, with the user's own % and _ taken literally. */
 const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export const discoverQuerySchema = v.object({
+export const discoverQuerySchema = listQuery({
   gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/, 'Invalid gender.'))),
 });
 

@@ -130,6 +130,25 @@ describe('the newest-first lists', () => {
   });
 });
 
+describe("the spec's own call shapes", () => {
+  it('read an empty query value as a value not given', async () => {
+    for (const url of [
+      '/v1/sidebar/left?gender=&per_page=20&page=',
+      `/v1/tags/${neon}/videos?gender=&per_page=30&page=`,
+      '/v1/video-rating/unrated?page=&per_page=&gender=',
+      '/v1/videos?gender=&tags=',
+    ]) {
+      expect((await list(url)).data, url).toHaveLength(10);
+    }
+    const tags = await ctx.app.inject({ method: 'GET', url: '/v1/tags?per_page=100&gender=&page=&search=' });
+    expect(v.parse(tagListSchema, tags.json()).data.map((x) => x.slug)).toEqual(['neon', 'solo']);
+    for (const url of ['/v1/discover?gender=', '/v1/users?type=&gender=&page=']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+    }
+  });
+});
+
 describe('per-viewer flags', () => {
   it('marks liked and rated videos for the viewer who did it, and for no one else', async () => {
     const fresh = await insertUser(ctx, { gender: 't' });
