@@ -20,6 +20,8 @@ import {
   encodeCursor,
   MAX_ID,
   nextLink,
+  opensList,
+  pageOffset,
   presentForViewer,
   type VideoRow,
   visibleTo,
@@ -56,13 +58,14 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     const after = afterChrono(cursor);
     if (after) filters.push(after);
     if (opts.first) filters.push(sql`${t.videos.id} <> ${opts.first.id}`);
-    const lead = opts.first && !cursor ? [opts.first] : [];
+    const lead = opts.first && opensList(query) ? [opts.first] : [];
     const rows = await db
       .select()
       .from(t.videos)
       .where(and(...filters))
       .orderBy(...chronoOrder)
-      .limit(perPage - lead.length + 1);
+      .limit(perPage - lead.length + 1)
+      .offset(pageOffset(query, perPage, opts.first ? 1 : 0));
     const page = rows.slice(0, perPage - lead.length);
     const last = page.at(-1);
     const more = rows.length > page.length;
@@ -233,7 +236,8 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       .from(t.tags)
       .where(and(...filters))
       .orderBy(sql`lower(${t.tags.name})`, asc(t.tags.id))
-      .limit(perPage + 1);
+      .limit(perPage + 1)
+      .offset(pageOffset(query, perPage));
     const page = rows.slice(0, perPage);
     const last = page.at(-1);
     return {

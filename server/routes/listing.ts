@@ -100,6 +100,23 @@ export function nextLink(path: string, query: Record<string, unknown>, cursor: s
   return `${path}?${params}`;
 }
 
+type PageQuery = { page?: number | undefined; cursor?: string | undefined };
+
+/** Page 1 of a list: no cursor and no page number past 1. */
+export const opensList = (query: PageQuery) => query.cursor === undefined && (query.page ?? 1) === 1;
+
+/**
+ * Rows before a page asked for by number. Clients ought to follow links.next, but one that builds
+ * `?page=N` itself (spec: "Feed GET {api}?page={n}") must not get page 1 again forever: it gets page N by
+ * offset over the same order, and its links.next goes on by cursor from there. `lead` is how many videos
+ * page 1 put in front (a chosen first video), which took places of the list. 0 once a cursor says where
+ * to go on.
+ */
+export function pageOffset(query: PageQuery, perPage: number, lead = 0): number {
+  if (query.cursor !== undefined || opensList(query)) return 0;
+  return ((query.page ?? 1) - 1) * perPage - lead;
+}
+
 /** Keyset position in a newest-first list: publish time (ms) and id of the last video served. */
 export const chronoCursorSchema = v.object({
   p: v.pipe(v.number(), v.integer(), v.minValue(-8.64e15), v.maxValue(8.64e15)),

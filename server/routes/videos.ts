@@ -18,6 +18,8 @@ import {
   invalidCursor,
   MAX_ID,
   nextLink,
+  opensList,
+  pageOffset,
   presentForViewer,
   tagsFilter,
   type VideoRow,
@@ -79,12 +81,17 @@ interface RankedPage {
   cursor: string | null;
 }
 
+/**
+ * `skip` is the rows before a page asked for by number without a cursor: an offset into a fresh snapshot,
+ * and they count as served, so links.next goes on after them.
+ */
 async function rankedPage(
   db: Db,
   viewer: Viewer,
   query: FeedQuery,
   perPage: number,
   exclude: number[] = [],
+  skip = 0,
 ): Promise<RankedPage> {
   const state = decodeCursor(rankCursorSchema, query.cursor);
   // The database keeps microseconds, JS milliseconds (truncated): without the +1 a video committed in the same
@@ -99,15 +106,16 @@ async function rankedPage(
   const byTags = tagsFilter(query.tags);
   if (byTags) filters.push(byTags);
   if (seen.length) filters.push(notInArray(t.videos.id, seen));
+  if (seen.length + skip >= MAX_SESSION_VIDEOS) return { rows: [], cursor: null };
   const rows = await db
     .select()
     .from(t.videos)
     .where(and(...filters))
     .orderBy(desc(rankScore(at)), desc(t.videos.id))
-    .limit(perPage + 1);
-  const page = rows.slice(0, perPage);
-  const served = [...seen, ...page.map((r) => r.id)];
-  const more = rows.length > perPage && served.length < MAX_SESSION_VIDEOS;
+    .limit(skip + perPage + 1);
+  const page = rows.slice(skip, skip + perPage);
+  const served = [...seen, ...rows.slice(0, skip + perPage).map((r) => r.id)];
+  const more = rows.length > skip + perPage && served.length < MAX_SESSION_VIDEOS;
   return { rows: page, cursor: more ? encodeCursor({ at: at.getTime(), seen: encodeSeen(served) }) : null };
 }
 
@@ -128,7 +136,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    const page = await rankedPage(db, viewer, query, perPage);
+    const page = await rankedPage(db, viewer, query, perPage, [], pageOffset(query, perPage));
     return answer(request, viewer, page.rows, page.cursor);
   });
 
@@ -143,8 +151,16 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
       .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
     if (!first) throw notFound(messages.video.notFound);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    const page = await rankedPage(db, viewer, query, query.cursor ? perPage : perPage - 1, [first.id]);
-    return answer(request, viewer, query.cursor ? page.rows : [first, ...page.rows], page.cursor);
+    const opening = opensList(query);
+    const page = await rankedPage(
+      db,
+      viewer,
+      query,
+      opening ? perPage - 1 : perPage,
+      [first.id],
+      pageOffset(query, perPage, 1),
+    );
+    return answer(request, viewer, opening ? [first, ...page.rows] : page.rows, page.cursor);
   });
 
   // Spec §7 makes this a GET. The video leaves every list at once (status deleting); the job removes

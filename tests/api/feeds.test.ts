@@ -279,6 +279,37 @@ describe('GET /v1/videos/start/{id} and /v1/tags/{slug}/videos/{id}', () => {
   });
 });
 
+describe('a page asked for by number, without a cursor', () => {
+  it('is the page links.next would have given, and links.next goes on from there', async () => {
+    const [f3] = await ids('f3');
+    for (const url of [
+      `/v1/tags/${neon}/videos`,
+      '/v1/discover/category/dance/videos',
+      '/v1/discover/webcam-site/camx/videos',
+      '/v1/sidebar/left',
+      '/v1/video-rating/unrated',
+      '/v1/videos',
+      `/v1/videos/start/${f3}`,
+      `/v1/tags/neon/videos/${f3}`,
+    ]) {
+      const titles = (body: { data: { title: string }[] }) => body.data.map((x) => x.title);
+      const first = await list(`${url}?per_page=3`);
+      const second = await list(`${url}?per_page=3&page=2`);
+      expect(titles(second), url).toEqual(titles(await list(first.links.next ?? '')));
+      expect(
+        titles(second).some((x) => titles(first).includes(x)),
+        url,
+      ).toBe(false);
+      const rest = await all(second.links.next ?? '');
+      const every = [...titles(first), ...titles(second), ...rest];
+      expect(new Set(every).size, url).toBe(every.length);
+      expect(every.sort(), url).toEqual((await all(url)).sort());
+    }
+    const tags = await ctx.app.inject({ method: 'GET', url: '/v1/tags?per_page=1&page=2' });
+    expect(v.parse(tagListSchema, tags.json()).data.map((x) => x.slug)).toEqual(['solo']);
+  });
+});
+
 describe('GET /v1/tags', () => {
   const tags = async (url: string, headers: Record<string, string> = {}) => {
     const res = await ctx.app.inject({ method: 'GET', url, headers });
