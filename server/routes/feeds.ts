@@ -1,9 +1,10 @@
 // Newest-first lists (tag, category, cam site, sidebar, rating) and the tag lists. All page by keyset
 // cursor, so videos published while someone scrolls neither repeat nor hide anything on later pages.
-import { and, asc, eq, exists, notExists, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, not, notExists, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import { discoverGroups, feedQuerySchema, messages, tagListQuerySchema } from '../../src/contract';
+import { managedBy } from '../auth/permissions';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { notFound } from '../http/errors';
@@ -189,12 +190,14 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get('/v1/sidebar/left', (request) => chronoList(request, { perPage: 20, filters: () => [] }));
 
   // "Rated" means rated by this user; guests have rated nothing, so every video is unrated for them.
-  app.get('/v1/video-rating/unrated', (request) =>
+  // Unrated is what the user may still rate: their own videos and their studio's are a 403, so they stay out.
+  const unrated = (request: FastifyRequest) =>
     chronoList(request, {
       perPage: 30,
-      filters: (viewer) => (viewer.user ? [notExists(ratedBy(viewer))] : []),
-    }),
-  );
+      filters: (viewer) =>
+        viewer.user ? [notExists(ratedBy(viewer)), not(managedBy(viewer.user, t.videos.userId))] : [],
+    });
+  app.get('/v1/video-rating/unrated', unrated);
   app.get('/v1/video-rating/rated', (request) =>
     chronoList(request, {
       perPage: 30,
@@ -204,9 +207,9 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
 
   /**
    * Tags in name order with at least one video this viewer may see (gender, geo-blocking), by keyset on
-   * (lower(name), id). `extra` narrows the videos that count.
+   * (lower(name), id).
    */
-  async function tagList(request: FastifyRequest, extra: (viewer: Viewer) => SQL[]) {
+  async function tagList(request: FastifyRequest) {
     const query = parse(tagListQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const perPage = Math.min(query.per_page ?? 100, MAX_PER_PAGE);
@@ -223,7 +226,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
           .select({ one: sql`1` })
           .from(t.videoTags)
           .innerJoin(t.videos, eq(t.videos.id, t.videoTags.videoId))
-          .where(and(eq(t.videoTags.tagId, t.tags.id), ...visibleTo(viewer, query.gender), ...extra(viewer))),
+          .where(and(eq(t.videoTags.tagId, t.tags.id), ...visibleTo(viewer, query.gender))),
       ),
     ];
     if (query.search) {
@@ -252,8 +255,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     };
   }
 
-  app.get('/v1/tags', (request) => tagList(request, () => []));
-  app.get('/v1/tags/video-rating/unrated', (request) =>
-    tagList(request, (viewer) => (viewer.user ? [notExists(ratedBy(viewer))] : [])),
-  );
+  app.get('/v1/tags', tagList);
+  // Spec §7: the rating mode's feed source, so the same videos as /v1/video-rating/unrated (not tags).
+  app.get('/v1/tags/video-rating/unrated', unrated);
 }

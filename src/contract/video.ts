@@ -57,7 +57,7 @@ export const feedQuerySchema = listQuery({
 });
 export type FeedQuery = v.InferOutput<typeof feedQuerySchema>;
 
-/** GET /v1/tags and GET /v1/tags/video-rating/unrated. */
+/** GET /v1/tags. */
 export const tagListQuerySchema = listQuery({
   gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/))),
   search: v.optional(

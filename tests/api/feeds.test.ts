@@ -357,26 +357,48 @@ describe('GET /v1/tags', () => {
     await ctx.database.db.delete(t.tags).where(like(t.tags.slug, 'aaa%'));
     await ctx.database.db.delete(t.tags).where(like(t.tags.slug, 'zz%'));
   });
+});
 
-  it('lists tags with videos the user has not rated yet', async () => {
+describe('the rating lists', () => {
+  const sources = ['/v1/tags/video-rating/unrated', '/v1/video-rating/unrated'];
+  const fixed = (titles: string[]) => titles.filter((x) => /^f\d$/.test(x));
+  const as = async (userId: number) => ({
+    authorization: `Bearer ${await issueAccessToken(ctx.database.db, userId, false)}`,
+  });
+
+  it('feed the rating mode with videos the user has not rated yet', async () => {
     const auth = { authorization: `Bearer ${userToken}` };
-    expect((await tags('/v1/tags/video-rating/unrated', auth)).data.map((x) => x.slug)).toEqual([
-      'neon',
-      'solo',
-    ]);
+    for (const url of sources)
+      expect(fixed(await all(url, auth)), url).toEqual(newest(9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
     for (const title of ['f5', 'f8', 'f9']) {
       const [id] = await ids(title);
-      await ctx.app.inject({
+      const res = await ctx.app.inject({
         method: 'POST',
         url: '/v1/video-rating/rate',
         payload: { video_id: id, rating: 3 },
         headers: auth,
       });
+      expect(res.statusCode).toBe(200);
     }
-    expect((await tags('/v1/tags/video-rating/unrated', auth)).data.map((x) => x.slug)).toEqual(['neon']);
+    for (const url of sources) {
+      expect(fixed(await all(url, auth)), url).toEqual(newest(7, 6, 4, 3, 2, 1, 0));
+      expect(fixed(await all(url)), url).toEqual(newest(9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+    }
     expect(await all('/v1/video-rating/rated', auth)).toEqual(['f9', 'f8', 'f5']);
     // f5 and f9 belong to the creator who blocks Germany.
     expect(await all('/v1/video-rating/rated', { ...auth, ...DE })).toEqual(['f8']);
-    expect((await tags('/v1/tags/video-rating/unrated')).data.map((x) => x.slug)).toEqual(['neon', 'solo']);
+  });
+
+  it("leave out what the user may not rate: their own videos and their studio's", async () => {
+    const db = ctx.database.db;
+    for (const url of sources)
+      expect(fixed(await all(url, await as(male))), url).toEqual(newest(9, 7, 5, 3, 1));
+    const [studio] = await db.insert(t.studios).values({ name: 'South', keyHash: 'hash-south' }).returning();
+    await db.update(t.users).set({ studioId: studio?.id }).where(eq(t.users.id, trans));
+    const manager = await insertUser(ctx, { studioId: studio?.id, studioRole: 'manager' });
+    for (const url of sources) {
+      expect(fixed(await all(url, await as(manager.id))), url).toEqual(newest(9, 8, 6, 5, 4, 2, 0));
+    }
+    await db.update(t.users).set({ studioId: null }).where(eq(t.users.id, trans));
   });
 });
