@@ -33,12 +33,14 @@ const MAX_PER_PAGE = 100;
 /** A ranked discover group pages by offset (ranks move as counts do); it stops at this many videos. */
 const MAX_RANKED = 200;
 
+/**
+ * What a slug can be (tagSlug keeps letters and digits of every script, '日本'; slugify keeps a-z 0-9), as
+ * the router hands it over, URL-decoded; looked up in lower case.
+ */
+const SLUG = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
+
 const idOrSlug = (value: string): { id: number } | { slug: string } | null =>
-  /^\d{1,10}$/.test(value)
-    ? { id: dbId(value) ?? 0 }
-    : /^[a-z0-9-]{1,100}$/i.test(value)
-      ? { slug: value }
-      : null;
+  /^\d{1,10}$/.test(value) ? { id: dbId(value) ?? 0 } : SLUG.test(value) ? { slug: value } : null;
 
 export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;

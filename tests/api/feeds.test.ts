@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
 import { decodeSeen, encodeSeen } from '../../server/routes/videos';
-import { tagListSchema, videoListSchema } from '../../src/contract';
+import { tagListSchema, tagSlug, videoListSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -307,6 +307,38 @@ describe('a page asked for by number, without a cursor', () => {
     }
     const tags = await ctx.app.inject({ method: 'GET', url: '/v1/tags?per_page=1&page=2' });
     expect(v.parse(tagListSchema, tags.json()).data.map((x) => x.slug)).toEqual(['solo']);
+  });
+});
+
+describe('tags of any script', () => {
+  it('are found by their slug; a tag without a letter or digit is refused', async () => {
+    const auth = { authorization: `Bearer ${await issueAccessToken(ctx.database.db, male, false)}` };
+    const video = await insertVideo(ctx, { userId: male, title: 'script' });
+    const details = (tags: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/v1/videos/upload-details',
+        headers: auth,
+        payload: { videoId: video.id, title: 'script', tags },
+      });
+    for (const tags of ['__', 'neon,-_-']) {
+      const res = await details(tags);
+      expect(res.statusCode, tags).toBe(422);
+      expect(res.json().message).toBe('Tags need a letter or a number.');
+    }
+    // 30 letters, the longest tag: 270 characters once percent-encoded in the URL.
+    const long = '東京'.repeat(15);
+    expect((await details(`日本,${long},한국`)).statusCode).toBe(200);
+    for (const name of ['日本', long, '한국']) {
+      const path = `/v1/tags/${encodeURIComponent(tagSlug(name))}/videos`;
+      expect(
+        (await list(path)).data.map((x) => x.title),
+        name,
+      ).toEqual(['script']);
+      expect((await list(`${path}/${video.id}`)).data[0]?.title, name).toBe('script');
+    }
+    expect((await list(`/v1/tags/日本/videos/${video.id}`)).data[0]?.title).toBe('script');
+    await ctx.database.db.delete(t.videos).where(eq(t.videos.id, video.id));
   });
 });
 
