@@ -24,13 +24,13 @@ import {
   opensList,
   pageOffset,
   presentForViewer,
+  rankedSessionPage,
   type VideoRow,
   visibleTo,
 } from './listing';
-import { nextLink as pageLink } from './page-link';
 
 const MAX_PER_PAGE = 100;
-/** A ranked discover group pages by offset (ranks move as counts do); it stops at this many videos. */
+/** A ranked discover group's session stops at this many videos. */
 const MAX_RANKED = 200;
 
 /**
@@ -134,20 +134,20 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       const query = parse(feedQuerySchema, request.query);
       const viewer = await viewerOf(request, deps);
       const perPage = Math.min(query.per_page ?? 30, MAX_PER_PAGE);
-      const page = query.page ?? 1;
-      const offset = (page - 1) * perPage;
-      const limit = Math.max(Math.min(perPage, MAX_RANKED - offset), 0);
-      const rows =
-        limit > 0 ? await rankedVideos(db, viewer, query.gender, group.key, limit + 1, offset) : [];
-      const shown = rows.slice(0, limit);
+      // Likes and views move while someone pages: like the home feed, the cursor carries what was served.
+      const page = await rankedSessionPage(query, {
+        perPage,
+        max: MAX_RANKED,
+        skip: pageOffset(query, perPage),
+        rank: (read) => rankedVideos(db, viewer, query.gender, group.key, read),
+      });
       return {
-        data: await presentForViewer(db, deps.storage, viewer, shown),
+        data: await presentForViewer(db, deps.storage, viewer, page.rows),
         links: {
-          next: pageLink(
+          next: nextLink(
             request.url.split('?')[0] ?? '',
             request.query as Record<string, unknown>,
-            page,
-            rows.length > shown.length && offset + limit < MAX_RANKED,
+            page.cursor,
           ),
         },
       };
