@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
 import { decodeSeen, encodeSeen } from '../../server/routes/listing';
-import { tagListSchema, tagSlug, videoListSchema } from '../../src/contract';
+import { tagListSchema, tagSlug, type VideoList, videoListSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -107,12 +107,27 @@ describe('the newest-first lists', () => {
     }
   });
 
-  it('use page sizes of the spec: 30 for tags, 20 for the sidebar', async () => {
+  it('use page sizes of the spec: 30 for tag videos, 20 for the sidebar, 100 tags', async () => {
+    const db = ctx.database.db;
+    const bulk: number[] = [];
     for (let i = 0; i < 25; i++)
-      await insertVideo(ctx, { userId: trans, title: `bulk${i}`, publishAt: new Date(0) });
+      bulk.push((await insertVideo(ctx, { userId: trans, title: `bulk${i}`, publishAt: new Date(0) })).id);
+    await db.insert(t.videoTags).values(bulk.map((videoId) => ({ videoId, tagId: neon })));
     expect((await list('/v1/sidebar/left')).data).toHaveLength(20);
     expect((await list('/v1/video-rating/unrated')).data).toHaveLength(30);
-    await ctx.database.db.delete(t.videos).where(eq(t.videos.publishAt, new Date(0)));
+    expect((await list(`/v1/tags/${neon}/videos`)).data).toHaveLength(30);
+    const many = await db
+      .insert(t.tags)
+      .values(Array.from({ length: 105 }, (_, i) => ({ name: `many${i}`, slug: `many${i}` })))
+      .returning();
+    await db
+      .insert(t.videoTags)
+      .values(many.map((tag, i) => ({ videoId: bulk[i % bulk.length] ?? 0, tagId: tag.id })));
+    const tags = v.parse(tagListSchema, (await ctx.app.inject({ method: 'GET', url: '/v1/tags' })).json());
+    expect(tags.data).toHaveLength(100);
+    expect(tags.links.next).not.toBeNull();
+    await db.delete(t.tags).where(like(t.tags.slug, 'many%'));
+    await db.delete(t.videos).where(eq(t.videos.publishAt, new Date(0)));
   });
 
   it('neither repeat nor skip a video when new ones are published between pages', async () => {
@@ -146,6 +161,34 @@ describe("the spec's own call shapes", () => {
       const res = await ctx.app.inject({ method: 'GET', url });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
     }
+  });
+});
+
+describe('pages read while videos are inserted at the same time', () => {
+  it('neither repeat nor skip a video', async () => {
+    let n = 0;
+    for (const start of [
+      '/v1/sidebar/left?per_page=2',
+      `/v1/tags/${neon}/videos?per_page=2`,
+      '/v1/videos?per_page=2',
+    ]) {
+      const seen: string[] = [];
+      let next: string | null = start;
+      while (next) {
+        const [body]: [VideoList, ...unknown[]] = await Promise.all([
+          list(next),
+          ...Array.from({ length: 3 }, async () => {
+            const video = await insertVideo(ctx, { userId: male, title: `race${n++}` });
+            await ctx.database.db.insert(t.videoTags).values({ videoId: video.id, tagId: neon });
+          }),
+        ]);
+        seen.push(...body.data.map((x) => x.title));
+        next = body.links.next;
+      }
+      expect(new Set(seen).size, start).toBe(seen.length);
+      expect(seen.filter((x) => /^f\d$/.test(x)).sort(), start).toEqual(newest(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
+    }
+    await ctx.database.db.delete(t.videos).where(like(t.videos.title, 'race%'));
   });
 });
 
