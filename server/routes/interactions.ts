@@ -215,12 +215,14 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
       throw new HttpError(403, OWN_VIDEO);
     }
     return db.transaction(async (tx) => {
+      // Rates of one video take turns: two first ratings at once would both find no earlier rating (there is
+      // no row yet to lock) and both add 1 to rating_count.
+      await tx.select({ id: t.videos.id }).from(t.videos).where(eq(t.videos.id, videoId)).for('update');
       // Re-rating replaces the earlier rating: the sum moves by the difference, the count stays.
       const [previous] = await tx
         .select({ rating: t.videoRatings.rating })
         .from(t.videoRatings)
-        .where(and(eq(t.videoRatings.videoId, videoId), eq(t.videoRatings.userId, user.id)))
-        .for('update');
+        .where(and(eq(t.videoRatings.videoId, videoId), eq(t.videoRatings.userId, user.id)));
       await tx
         .insert(t.videoRatings)
         .values({ videoId, userId: user.id, rating: input.rating })

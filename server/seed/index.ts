@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { tagSlug } from '../../src/contract/upload';
 import { hashPassword } from '../auth/password';
 import type { Database, Db } from '../db/client';
 import * as t from '../db/schema';
@@ -155,7 +156,8 @@ async function insertRows(db: Db, videoCount: number) {
 
     const tags = await tx
       .insert(t.tags)
-      .values(demoTags.map((name) => ({ name, slug: slugify(name) })))
+      // The same slug as a tag a creator types, so their tag and the demo tag are one.
+      .values(demoTags.map((name) => ({ name, slug: tagSlug(name) })))
       .returning();
     const categories = await tx
       .insert(t.categories)

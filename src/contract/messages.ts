@@ -106,6 +106,7 @@ export const messages = {
     tagHash: 'Tags cannot have #.',
     tagTooLong: 'Tags cannot be longer than 30 characters.',
     tagCharacters: 'Tags can only have letters, numbers, - and _.',
+    tagNoLetters: 'Tags need a letter or a number.',
     tooManyTags: 'Add at most 20 tags.',
     missingVideo: 'Missing video identifier.',
     invalidNsfw: 'Not safe for work must be true or false.',
