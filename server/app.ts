@@ -35,8 +35,7 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     // One line per request would drown the log on a video app (every HLS segment is a request).
     logController: new LogController({ disableRequestLogging: true }),
-    // The server sits behind at most one proxy in the embedded setup; req.ip reads X-Forwarded-For then.
-    trustProxy: true,
+    trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);

@@ -21,6 +21,12 @@ export interface Config {
   /** Start pg-boss workers in this process (off for API nodes when workers run apart). */
   runWorkers: boolean;
   logLevel: string;
+  /**
+   * Peers whose X-Forwarded-For is believed (Fastify's `trustProxy`): `true`, `false`, or a comma list of
+   * addresses / CIDRs. The client address keys rate limits and anonymous views, so trusting a peer that is
+   * not a proxy lets any client pick its own address.
+   */
+  trustProxy: boolean | string;
   /** Trusted proxy header with the viewer's ISO country code (e.g. Cloudflare's CF-IPCountry). */
   geoCountryHeader: string;
   /** Trusted proxy header with the viewer's ISO 3166-2 region (e.g. "US-CA" or "CA"). */
@@ -47,6 +53,17 @@ const int = (value: string | undefined, fallback: number, name: string): number 
   return n;
 };
 
+/** Only loopback by default: a reverse proxy on the same machine works, a direct client cannot spoof. */
+const trustProxy = (value: string | undefined): boolean | string => {
+  const v = value?.trim() ?? '';
+  if (v === '') return '127.0.0.1,::1';
+  if (/^(true|false)$/i.test(v)) return v.toLowerCase() === 'true';
+  // Fastify 5 ignores a bare hop count (it cannot tell a proxy from a client): refuse it rather than
+  // silently trust nobody.
+  if (/^\d+$/.test(v)) throw new Error(`TRUST_PROXY must be true, false or proxy addresses, got "${v}"`);
+  return v;
+};
+
 const bool = (value: string | undefined, fallback: boolean): boolean =>
   value === undefined || value === '' ? fallback : !/^(0|false|no|off)$/i.test(value);
 
@@ -68,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoVideoCount: int(env.DEMO_VIDEOS, 24, 'DEMO_VIDEOS'),
     runWorkers: bool(env.RUN_WORKERS, true),
     logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: trustProxy(env.TRUST_PROXY),
     geoCountryHeader: (env.GEO_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
     geoRegionHeader: (env.GEO_REGION_HEADER || 'cf-region-code').toLowerCase(),
     mailFrom: env.MAIL_FROM || 'ShortCams <no-reply@shortcams.local>',

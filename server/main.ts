@@ -35,7 +35,7 @@ log(`listening on ${url} (database: ${runtime.database.kind}, data: ${config.dat
 let pending = 0;
 if (config.seedDemo) {
   pending = await seedDemo(
-    { db: runtime.database.db, storage: runtime.storage, jobs: runtime.jobs, log },
+    { database: runtime.database, storage: runtime.storage, jobs: runtime.jobs, log },
     {
       videoCount: config.demoVideoCount,
     },

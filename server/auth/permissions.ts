@@ -1,6 +1,7 @@
 // Spec §6: a creator manages their own profile and videos; studio membership grants the studio's
-// managers the same rights over the member. One function answers "may actor act for target?".
-import { eq } from 'drizzle-orm';
+// managers the same rights over the member. One rule answers "may actor act for target?": canManageCreator
+// for one creator, managedBy as the same rule for a list.
+import { type AnyColumn, eq, exists, or, type SQL, sql } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
@@ -15,6 +16,16 @@ export async function canManageCreator(db: Db, actor: UserRow, targetUserId: num
     .from(t.users)
     .where(eq(t.users.id, targetUserId));
   return target?.studioId === actor.studioId;
+}
+
+/** canManageCreator as a list filter: rows whose creator (the `creatorId` column) `actor` may act for. */
+export function managedBy(actor: UserRow, creatorId: AnyColumn): SQL {
+  const own = eq(creatorId, actor.id);
+  if (actor.studioRole !== 'manager' || actor.studioId === null) return own;
+  const sameStudio = exists(
+    sql`(select 1 from ${t.users} where ${t.users.id} = ${creatorId} and ${t.users.studioId} = ${actor.studioId})`,
+  );
+  return or(own, sameStudio) as SQL;
 }
 
 /** Creator tools (studio, geo-blocking, stats) exist for models and channels only: 403 for plain users. */

@@ -1,7 +1,7 @@
 // Bearer and one-time tokens: 32 random bytes shown once to the client, only their SHA-256 stored. A leaked
 // database row therefore cannot be presented as a token (the hash is not the token).
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 
@@ -46,4 +46,22 @@ export async function revokeAccessToken(db: Db, token: string): Promise<void> {
     .update(t.accessTokens)
     .set({ revokedAt: new Date() })
     .where(eq(t.accessTokens.tokenHash, hashToken(token)));
+}
+
+/** Ends every session of the user but the one making the request: after a password change, the old one is dead. */
+export async function revokeOtherAccessTokens(
+  db: Db,
+  userId: number,
+  keep: string | undefined,
+): Promise<void> {
+  await db
+    .update(t.accessTokens)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(t.accessTokens.userId, userId),
+        isNull(t.accessTokens.revokedAt),
+        keep === undefined ? undefined : ne(t.accessTokens.tokenHash, hashToken(keep)),
+      ),
+    );
 }

@@ -466,12 +466,17 @@ export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
     scope: text('scope').notNull(),
+    /** Whose key it is (viewer key, else client address): a key only ever replays its own sender's post. */
+    caller: text('caller').notNull(),
     key: text('key').notNull(),
     statusCode: smallint('status_code').notNull(),
     body: jsonb('body'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.scope, t.caller, t.key] }),
+    index('idempotency_keys_created').on(t.createdAt),
+  ],
 );
 
 /** Resumable (tus) uploads in progress, so that a restart knows who owns which partial file. */

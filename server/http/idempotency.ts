@@ -1,11 +1,14 @@
 // Idempotency-Key support for the posts the client's outbox replays (likes, views, events, clicks,
 // reports): the first request with a key does the work and stores its answer; every replay with the same
-// key gets that answer back and changes nothing.
-import { and, eq } from 'drizzle-orm';
+// key from the same caller gets that answer back and changes nothing. Keys are the client's to choose, so
+// they are only unique per caller: another viewer's key never replays someone else's answer.
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
+import type { AppDeps } from '../deps';
 import { HttpError } from './errors';
+import { callerKey, viewerOf } from './viewer';
 
 const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 
@@ -16,43 +19,87 @@ export interface Outcome {
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/** How long an answer is kept: far beyond the outbox's retries, which back off to 5 minutes. */
+export const IDEMPOTENCY_TTL_DAYS = 7;
+const PURGE_EVERY_MS = 3600_000;
+const nextPurge = new WeakMap<Db, number>();
+
 /**
- * Runs `work` once per (scope, Idempotency-Key). Without the header it simply runs. The key row is
+ * Drops expired answers, at most hourly per process and database. Done on the request path rather than by a
+ * scheduled job so that it needs no worker and runs wherever keys are written.
+ */
+async function purgeExpired(db: Db, request: FastifyRequest) {
+  const now = Date.now();
+  if ((nextPurge.get(db) ?? 0) > now) return;
+  nextPurge.set(db, now + PURGE_EVERY_MS);
+  await db
+    .delete(t.idempotencyKeys)
+    .where(sql`${t.idempotencyKeys.createdAt} < now() - make_interval(days => ${IDEMPOTENCY_TTL_DAYS})`)
+    .catch((err: Error) => request.log.warn({ err }, 'purging idempotency keys failed'));
+}
+
+function keyOf(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  return Array.isArray(raw) ? raw[0] : raw;
+}
+
+const rowOf = (scope: string, caller: string, key: string) =>
+  and(
+    eq(t.idempotencyKeys.scope, scope),
+    eq(t.idempotencyKeys.caller, caller),
+    eq(t.idempotencyKeys.key, key),
+  );
+
+/** Whether the request replays one whose answer is stored (a replay changes nothing, so limits skip it). */
+export async function isReplay(deps: AppDeps, request: FastifyRequest, scope: string): Promise<boolean> {
+  const key = keyOf(request);
+  if (key === undefined || !KEY.test(key)) return false;
+  const caller = callerKey(await viewerOf(request, deps), request);
+  const [stored] = await deps.database.db
+    .select({ statusCode: t.idempotencyKeys.statusCode })
+    .from(t.idempotencyKeys)
+    .where(rowOf(scope, caller, key));
+  // 0 marks a first request still at work: until it commits, this one is not known to be a replay.
+  return stored !== undefined && stored.statusCode !== 0;
+}
+
+/**
+ * Runs `work` once per (scope, caller, Idempotency-Key). Without the header it simply runs. The key row is
  * inserted first in the same transaction, so two concurrent replays cannot both do the work: the second
  * waits for the first to commit, then finds its stored answer.
  */
 export async function idempotent(
-  db: Db,
+  deps: AppDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   scope: string,
   work: (tx: Tx | Db) => Promise<Outcome>,
 ): Promise<FastifyReply> {
-  const raw = request.headers['idempotency-key'];
-  const key = Array.isArray(raw) ? raw[0] : raw;
+  const { db } = deps.database;
+  const key = keyOf(request);
   if (key === undefined) {
     const outcome = await work(db);
     return reply.status(outcome.status).send(outcome.body);
   }
   if (!KEY.test(key)) throw new HttpError(400, 'Invalid Idempotency-Key header.');
+  const caller = callerKey(await viewerOf(request, deps), request);
+  await purgeExpired(db, request);
+  const row = rowOf(scope, caller, key);
   const outcome = await db.transaction(async (tx) => {
     const claimed = await tx
       .insert(t.idempotencyKeys)
-      .values({ scope, key, statusCode: 0, body: null })
+      .values({ scope, caller, key, statusCode: 0, body: null })
       .onConflictDoNothing()
       .returning({ key: t.idempotencyKeys.key });
     if (claimed.length === 0) {
-      const [stored] = await tx
-        .select()
-        .from(t.idempotencyKeys)
-        .where(and(eq(t.idempotencyKeys.scope, scope), eq(t.idempotencyKeys.key, key)));
+      const [stored] = await tx.select().from(t.idempotencyKeys).where(row);
       return { status: stored?.statusCode || 200, body: stored?.body ?? null, replayed: true };
     }
     const result = await work(tx);
     await tx
       .update(t.idempotencyKeys)
       .set({ statusCode: result.status, body: result.body as object })
-      .where(and(eq(t.idempotencyKeys.scope, scope), eq(t.idempotencyKeys.key, key)));
+      .where(row);
     return { ...result, replayed: false };
   });
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');

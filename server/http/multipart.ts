@@ -20,9 +20,12 @@ export interface ImageForm {
 
 export async function readImageForm(request: FastifyRequest): Promise<ImageForm> {
   const form: ImageForm = { fields: {}, files: {} };
+  // The 422 names the field the client sent (profile_photo, front_picture_id…), so its form marks that one.
+  let reading = 'image';
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
+        reading = part.fieldname;
         const bytes = await part.toBuffer();
         if (bytes.length > 0) form.files[part.fieldname] = bytes;
       } else if (typeof part.value === 'string') {
@@ -32,7 +35,9 @@ export async function readImageForm(request: FastifyRequest): Promise<ImageForm>
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new HttpError(422, messages.profile.imageTooLarge, { image: [messages.profile.imageTooLarge] });
+      throw new HttpError(422, messages.profile.imageTooLarge, {
+        [reading]: [messages.profile.imageTooLarge],
+      });
     }
     // A disk error is ours (500); anything else (no boundary, a body cut mid-file) is a form the parser
     // could not read.

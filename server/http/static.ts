@@ -34,14 +34,18 @@ function namesFile(pathname: string): boolean {
   return last !== undefined && last !== '' && last !== '.' && last !== '..';
 }
 
-const API_PREFIXES = ['/v1/', '/v1', '/media/', '/healthz'];
-const isApiPath = (url: string) =>
-  API_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
+/**
+ * Paths that never fall back to index.html. `/assets/` holds the build's hashed files: a chunk missing after
+ * a deploy must fail loudly (404) so the client reloads, not parse the shell as JavaScript.
+ */
+const NO_FALLBACK_PREFIXES = ['/v1/', '/v1', '/media/', '/healthz', '/assets/'];
+const withoutFallback = (url: string) =>
+  NO_FALLBACK_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
 
 /**
  * Media (HLS playlists, segments, images) with HTTP range support, and the built PWA with an SPA fallback:
- * any GET that is not an API or media path and matches no file gets index.html, and the client router
- * shows its own not-found screen.
+ * any GET that is not an API, media or /assets/ path and matches no file gets index.html, and the client
+ * router shows its own not-found screen.
  */
 export async function installStatic(app: FastifyInstance, opts: { mediaRoot: string; distDir: string }) {
   fs.mkdirSync(opts.mediaRoot, { recursive: true });
@@ -84,7 +88,7 @@ export async function installStatic(app: FastifyInstance, opts: { mediaRoot: str
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (hasDist && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(url)) {
+    if (hasDist && (request.method === 'GET' || request.method === 'HEAD') && !withoutFallback(url)) {
       return reply
         .header('Cache-Control', 'no-cache')
         .header('Vary', 'Accept-Encoding')

@@ -71,6 +71,13 @@ export function viewerOf(request: FastifyRequest, deps: AppDeps): Promise<Viewer
   return request.viewerPromise;
 }
 
+/**
+ * Whom a per-viewer row (a view, a stored Idempotency-Key answer) belongs to: the viewer key, else the client
+ * address, so that a client sending no id at all is still told apart from others.
+ */
+export const callerKey = (viewer: Viewer, request: FastifyRequest): string =>
+  viewer.key ?? `ip:${request.ip}`;
+
 /** The logged-in user, or 401 (missing, unknown, revoked or expired token). */
 export async function requireUser(request: FastifyRequest, deps: AppDeps): Promise<UserRow> {
   const { user } = await viewerOf(request, deps);

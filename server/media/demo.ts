@@ -1,12 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { videos } from '../db/schema';
 import type { QueueSpec } from '../jobs/boss';
 import { demoPattern, demoSeconds, demoToneHz } from '../seed/patterns';
 import { type DemoClip, demoClipArgs, masterPlaylist, type Rendition, stillImageArgs } from './args';
 import { ffmpeg } from './ffmpeg';
+import { discardIfDeleted, UNFINISHED } from './pipeline';
 import { type MediaStorage, videoMediaDir } from './storage';
 
 export const DEMO_MEDIA_QUEUE: QueueSpec = {
@@ -31,15 +32,16 @@ export const demoClip = (index: number): DemoClip => ({
 });
 
 /**
- * Generates HLS + thumbnail for one demo video and marks it approved. Safe to run twice: it writes into a
- * private temporary folder and swaps it in at the end.
+ * Generates HLS + thumbnail for one demo video and marks it approved, unless it is no longer unfinished (done,
+ * or deleted meanwhile). Safe to run twice: it writes into a private temporary folder and swaps it in at the
+ * end.
  */
 export async function generateDemoVideo(
   deps: { db: Db; storage: MediaStorage },
   videoId: number,
 ): Promise<void> {
   const [video] = await deps.db.select().from(videos).where(eq(videos.id, videoId));
-  if (!video?.demoRecipe || video.status === 'approved') return;
+  if (!video?.demoRecipe || !UNFINISHED.includes(video.status)) return;
   const index = Number(video.demoRecipe.index);
   const clip = demoClip(index);
   const dir = videoMediaDir(video);
@@ -65,7 +67,7 @@ export async function generateDemoVideo(
     await fs.rm(tmp, { recursive: true, force: true });
     throw err;
   }
-  await deps.db
+  const [approved] = await deps.db
     .update(videos)
     .set({
       status: 'approved',
@@ -85,7 +87,10 @@ export async function generateDemoVideo(
       approvedAt: new Date(),
       updatedAt: new Date(),
     })
-    .where(eq(videos.id, videoId));
+    // A delete while ffmpeg ran must stay a delete.
+    .where(and(eq(videos.id, videoId), inArray(videos.status, UNFINISHED)))
+    .returning({ id: videos.id });
+  if (!approved) await discardIfDeleted(deps, videoId, dir);
 }
 
 /** Writes one generated still (avatar, cover, icon) and returns its media-relative path. */

@@ -8,9 +8,9 @@
 // ends in error instead of looping.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
-import type { Database, Db } from '../db/client';
+import type { Database, Db, SqlExecutor } from '../db/client';
 import { videos } from '../db/schema';
 import type { JobHandler, Jobs, QueueSpec } from '../jobs/boss';
 import {
@@ -79,6 +79,9 @@ export interface PipelineDeps {
 type VideoRow = typeof videos.$inferSelect;
 type Status = VideoRow['status'];
 
+/** A video whose media is still being made: the only statuses a media job may move on from. */
+export const UNFINISHED: Status[] = ['uploaded', 'preprocess', 'processing'];
+
 /** Under DATA_DIR/private: the original as uploaded, kept for a re-transcode, never served. */
 export const originalPath = (videoId: number) => `originals/${videoId}/source`;
 
@@ -118,7 +121,23 @@ async function failVideo(db: Db, videoId: number, reason: string) {
   await db
     .update(videos)
     .set({ status: 'error', statusReason: reason, mediaHeartbeatAt: null, updatedAt: new Date() })
-    .where(and(eq(videos.id, videoId), inArray(videos.status, ['uploaded', 'preprocess', 'processing'])));
+    .where(and(eq(videos.id, videoId), inArray(videos.status, UNFINISHED)));
+}
+
+/**
+ * For a job whose final update found its video no longer unfinished: if it was deleted meanwhile, the cleanup
+ * job may already have run, so the files the job just published are its own to remove.
+ */
+export async function discardIfDeleted(
+  deps: { db: Db; storage: MediaStorage },
+  videoId: number,
+  dir: string,
+) {
+  const [current] = await deps.db
+    .select({ status: videos.status })
+    .from(videos)
+    .where(eq(videos.id, videoId));
+  if (!current || current.status === 'deleting') await deps.storage.remove(dir);
 }
 
 export type UploadOutcome =
@@ -395,14 +414,7 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
           })
           .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')))
           .returning({ id: videos.id });
-        if (!approved) {
-          // Deleted while we worked: the cleanup job may already have run, so the files are ours to remove.
-          const [current] = await db
-            .select({ status: videos.status })
-            .from(videos)
-            .where(eq(videos.id, videoId));
-          if (!current || current.status === 'deleting') await storage.remove(dir);
-        }
+        if (!approved) await discardIfDeleted(deps, videoId, dir);
       },
     );
 }
@@ -415,13 +427,21 @@ interface JobRow {
   age: number | null;
 }
 
-/** Media jobs of a video that are waiting or running. pg-boss 10 has no job search: its table is read. */
-export async function liveJobsOf(database: Database, videoId: number): Promise<JobRow[]> {
+/**
+ * Jobs of a video that are waiting or running, in the upload pipeline's queues unless told otherwise.
+ * pg-boss 10 has no job search: its table is read.
+ */
+export async function liveJobsOf(
+  database: SqlExecutor,
+  videoId: number,
+  queues: readonly string[] = [VIDEO_PREPROCESS_QUEUE.name, VIDEO_PROCESS_QUEUE.name],
+): Promise<JobRow[]> {
+  const names = queues.map((_, i) => `$${i + 2}`).join(', ');
   const { rows } = await database.executeSql(
     `select id::text as id, name, state::text as state, extract(epoch from now() - started_on)::float8 as age
        from pgboss.job
-      where name in ($1, $2) and state < 'completed' and data->>'videoId' = $3`,
-    [VIDEO_PREPROCESS_QUEUE.name, VIDEO_PROCESS_QUEUE.name, String(videoId)],
+      where name in (${names}) and state < 'completed' and data->>'videoId' = $1`,
+    [String(videoId), ...queues],
   );
   return rows as JobRow[];
 }
@@ -442,7 +462,10 @@ export async function sweepStuckVideos(
     .from(videos)
     .where(
       and(
-        inArray(videos.status, ['uploaded', 'preprocess', 'processing']),
+        inArray(videos.status, UNFINISHED),
+        // Demo videos have no upload for this pipeline to work on: their own job makes them, and a restart
+        // queues it again (seed/index.ts).
+        isNull(videos.demoRecipe),
         sql`coalesce(${videos.mediaHeartbeatAt}, ${videos.updatedAt}) < now() - make_interval(secs => ${staleSeconds})`,
       ),
     );

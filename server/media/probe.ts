@@ -141,13 +141,15 @@ export async function inspectUpload(file: string): Promise<MediaInfo> {
     .map((line) => Number.parseFloat(line))
     .filter((n) => Number.isFinite(n));
   if (times.length === 0) throw new MediaRejection(m.damaged);
-  const last = Math.max(...times);
-  if (info.durationSeconds === null) {
-    if (last > VIDEO_MAX_SECONDS) throw new MediaRejection(m.tooLong);
-    return { ...info, durationSeconds: last };
-  }
+  // A reduce, not Math.max(...times): a header that understates the length leaves many packets to read,
+  // more than a call takes arguments.
+  const last = times.reduce((a, b) => Math.max(a, b));
+  // The packets decide the limit, not the header: one that understates the length must not let a longer
+  // video through.
+  if (last > VIDEO_MAX_SECONDS) throw new MediaRejection(m.tooLong);
+  if (info.durationSeconds === null) return { ...info, durationSeconds: last };
   // The last frame starts at most a frame (and a little container slack) before the declared end.
   const slack = Math.max(1.5, 2 / (info.fps || 1));
   if (TRUNCATED.test(scan.stderr) || last < info.durationSeconds - slack) throw new MediaRejection(m.damaged);
-  return info;
+  return { ...info, durationSeconds: Math.max(info.durationSeconds, last) };
 }

@@ -27,6 +27,7 @@ import { authLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
 import { bearerOf, requireUser } from '../http/viewer';
 import { sendMail } from '../mail/mailer';
+import { requireKnownCountry } from './geo';
 
 const m = messages.auth;
 
@@ -140,6 +141,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   app.post('/v1/register', { config: { ...authLimit(deps), doc: registerDoc } }, async (request, reply) => {
     const input = parse(registerSchema, request.body);
+    requireKnownCountry(input.country, m.countryRequired);
     let username = input.username;
     if (username && !(await usernameAvailable(db, username))) {
       throw new HttpError(422, m.usernameTaken, { username: [m.usernameTaken] });

@@ -9,6 +9,7 @@ import {
   type DiscoverResponse,
   discoverGroups,
   discoverResponseSchema,
+  listQuery,
   type SearchResponse,
   searchBodySchema,
   searchQuerySchema,
@@ -27,7 +28,6 @@ import { notGeoBlocked, publicVideo } from './visibility';
 
 const CREATORS = 12;
 const VIDEOS = 10;
-const WEEK = sql`now() - interval '7 days'`;
 const SEARCH_LIMIT = 10;
 /** Below this, trigram matches are mostly noise; 'lunna' ~ 'luna' scores 0.57, 'beech' ~ 'beach' 0.33. */
 const SIMILARITY = 0.3;
@@ -35,7 +35,7 @@ const SIMILARITY = 0.3;
 /** A contains-match for LIKE, with the user's own % and _ taken literally. */
 const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export const discoverQuerySchema = v.object({
+export const discoverQuerySchema = listQuery({
   gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/, 'Invalid gender.'))),
 });
 
@@ -51,29 +51,29 @@ const cardOf = (storage: MediaStorage, u: typeof t.users.$inferSelect): CreatorC
 export type DiscoverGroup = keyof DiscoverResponse['videos'];
 
 /**
- * One ranked group of the discover page: weekly groups count like / view rows of the last 7 days, all-time
- * groups use the counters. Shared by GET /v1/discover (first 10) and the group's own feed, which pages
- * through the same order (/v1/discover/category/{group slug}/videos).
+ * One ranked group of the discover page: weekly groups count like / view rows of the 7 days before `at`
+ * (default: now), all-time groups use the counters. Shared by GET /v1/discover (first 10) and the group's
+ * own feed, which pages through the same order (/v1/discover/category/{group slug}/videos) and adds its
+ * session's `filters`.
  */
 export async function rankedVideos(
   db: Db,
   viewer: Viewer,
   gender: string | undefined,
   group: DiscoverGroup,
-  limit: number,
-  offset: number,
+  opts: { limit: number; at?: Date; filters?: SQL[] },
 ): Promise<VideoRow[]> {
-  const visible = and(...visibleTo(viewer, gender));
+  const visible = and(...visibleTo(viewer, gender), ...(opts.filters ?? []));
+  const since = sql`${opts.at ? sql`${opts.at.toISOString()}::timestamptz` : sql`now()`} - interval '7 days'`;
   const weekly = async (table: typeof t.videoLikes | typeof t.videoViews) => {
     const rows = await db
       .select({ video: t.videos, n: sql<number>`count(*)::int`.as('n') })
       .from(table)
       .innerJoin(t.videos, eq(t.videos.id, table.videoId))
-      .where(and(visible, gt(table.createdAt, WEEK)))
+      .where(and(visible, gt(table.createdAt, since)))
       .groupBy(t.videos.id)
       .orderBy(desc(sql`n`), desc(t.videos.id))
-      .limit(limit)
-      .offset(offset);
+      .limit(opts.limit);
     return rows.map((r) => r.video);
   };
   const allTime = (counter: typeof t.videos.likeCount | typeof t.videos.viewCount) =>
@@ -82,8 +82,7 @@ export async function rankedVideos(
       .from(t.videos)
       .where(and(visible, gt(counter, 0)))
       .orderBy(desc(counter), desc(t.videos.id))
-      .limit(limit)
-      .offset(offset);
+      .limit(opts.limit);
   switch (group) {
     case 'liked_weekly':
       return weekly(t.videoLikes);
@@ -149,10 +148,10 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
         .where(and(...creatorFilters, hasPublicVideo))
         .orderBy(desc(t.users.createdAt), desc(t.users.id))
         .limit(CREATORS),
-      rankedVideos(db, viewer, query.gender, 'liked_weekly', VIDEOS, 0),
-      rankedVideos(db, viewer, query.gender, 'liked_all_time', VIDEOS, 0),
-      rankedVideos(db, viewer, query.gender, 'viewed_weekly', VIDEOS, 0),
-      rankedVideos(db, viewer, query.gender, 'viewed_all_time', VIDEOS, 0),
+      rankedVideos(db, viewer, query.gender, 'liked_weekly', { limit: VIDEOS }),
+      rankedVideos(db, viewer, query.gender, 'liked_all_time', { limit: VIDEOS }),
+      rankedVideos(db, viewer, query.gender, 'viewed_weekly', { limit: VIDEOS }),
+      rankedVideos(db, viewer, query.gender, 'viewed_all_time', { limit: VIDEOS }),
       db.select().from(t.webcamSites).orderBy(asc(t.webcamSites.position), asc(t.webcamSites.id)),
     ]);
     const present = (rows: VideoRow[]) => presentVideos(db, deps.storage, rows);

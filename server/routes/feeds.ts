@@ -1,6 +1,6 @@
 // Newest-first lists (tag, category, cam site, sidebar, rating) and the tag lists. All page by keyset
 // cursor, so videos published while someone scrolls neither repeat nor hide anything on later pages.
-import { and, asc, eq, exists, notExists, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, not, notExists, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import {
@@ -10,6 +10,7 @@ import {
   tagListQuerySchema,
   tagListSchema,
 } from '../../src/contract';
+import { managedBy } from '../auth/permissions';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalidList, listedVideos, type Operation, videoPage } from '../http/doc';
@@ -27,22 +28,26 @@ import {
   encodeCursor,
   MAX_ID,
   nextLink,
+  opensList,
+  pageOffset,
   presentForViewer,
+  rankedSessionPage,
   type VideoRow,
   visibleTo,
 } from './listing';
-import { nextLink as pageLink } from './page-link';
 
 const MAX_PER_PAGE = 100;
-/** A ranked discover group pages by offset (ranks move as counts do); it stops at this many videos. */
+/** A ranked discover group's session stops at this many videos. */
 const MAX_RANKED = 200;
 
+/**
+ * What a slug can be (tagSlug keeps letters and digits of every script, '日本'; slugify keeps a-z 0-9), as
+ * the router hands it over, URL-decoded; looked up in lower case.
+ */
+const SLUG = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
+
 const idOrSlug = (value: string): { id: number } | { slug: string } | null =>
-  /^\d{1,10}$/.test(value)
-    ? { id: dbId(value) ?? 0 }
-    : /^[a-z0-9-]{1,100}$/i.test(value)
-      ? { slug: value }
-      : null;
+  /^\d{1,10}$/.test(value) ? { id: dbId(value) ?? 0 } : SLUG.test(value) ? { slug: value } : null;
 
 /** The reference entry of a newest-first list; `notFound` names what its path may fail to find. */
 function newestFirstDoc(summary: string, perPage: number, opts: { rules?: string; notFound?: string } = {}) {
@@ -54,7 +59,8 @@ function newestFirstDoc(summary: string, perPage: number, opts: { rules?: string
       `${opts.rules ? `${opts.rules} ` : ''}\`per_page\` up to ${MAX_PER_PAGE}; \`tags\` applies to the home ` +
       'feed only. Pages by keyset on (publish time, id): follow `links.next` as is; videos published while ' +
       'someone scrolls appear at the top of the next fresh list and never repeat or hide anything on later ' +
-      `pages. ${listedVideos}`,
+      'pages. A client that counts pages itself may send `page=N` without a cursor: page N by offset over ' +
+      `the same order. ${listedVideos}`,
     responses: { 200: videoPage, 422: invalidList },
   };
   if (opts.notFound) op.responses[404] = { description: opts.notFound, ...ERR };
@@ -69,7 +75,7 @@ const tagListDoc = (summary: string, rules: string): Operation => ({
   description:
     `${rules} \`search\` keeps names containing it (any case); \`gender\` counts only videos of creators of ` +
     `that gender. \`per_page\` up to ${MAX_PER_PAGE}. Pages by keyset on (lower(name), id): follow ` +
-    '`links.next` as is.',
+    '`links.next` as is (or send `page=N` without a cursor: page N by offset).',
   responses: { 200: { description: 'A page of tags.', schema: tagListSchema }, 422: invalidList },
 });
 
@@ -94,13 +100,14 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     const after = afterChrono(cursor);
     if (after) filters.push(after);
     if (opts.first) filters.push(sql`${t.videos.id} <> ${opts.first.id}`);
-    const lead = opts.first && !cursor ? [opts.first] : [];
+    const lead = opts.first && opensList(query) ? [opts.first] : [];
     const rows = await db
       .select()
       .from(t.videos)
       .where(and(...filters))
       .orderBy(...chronoOrder)
-      .limit(perPage - lead.length + 1);
+      .limit(perPage - lead.length + 1)
+      .offset(pageOffset(query, perPage, opts.first ? 1 : 0));
     const page = rows.slice(0, perPage - lead.length);
     const last = page.at(-1);
     const more = rows.length > page.length;
@@ -176,8 +183,10 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
   const byCategory = newestFirstDoc('Videos of a category (id or slug) or of a discover group', 30, {
     rules:
       `The discover groups (${groups}) are categories too, the feed of a carousel’s ‘More Videos’: ranked ` +
-      'as GET /v1/discover ranks them, paged by number (`page`; ranks move as counts do, so a client drops ' +
-      `a repeat), up to ${MAX_RANKED} videos. Every other category pages as follows.`,
+      'as GET /v1/discover ranks them, and paged like the home feed: the cursor carries the ids already ' +
+      'served and the moment of page 1, so counts that move between pages reorder what is left but a ' +
+      `session never sees a video twice or misses one, up to ${MAX_RANKED} videos. Every other category ` +
+      'pages as follows.',
     notFound: 'No category or group with this id or slug.',
   });
   app.get<{ Params: { category: string } }>(
@@ -190,20 +199,20 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
         const query = parse(feedQuerySchema, request.query);
         const viewer = await viewerOf(request, deps);
         const perPage = Math.min(query.per_page ?? 30, MAX_PER_PAGE);
-        const page = query.page ?? 1;
-        const offset = (page - 1) * perPage;
-        const limit = Math.max(Math.min(perPage, MAX_RANKED - offset), 0);
-        const rows =
-          limit > 0 ? await rankedVideos(db, viewer, query.gender, group.key, limit + 1, offset) : [];
-        const shown = rows.slice(0, limit);
+        // Likes and views move while someone pages: like the home feed, the cursor carries what was served.
+        const page = await rankedSessionPage(query, {
+          perPage,
+          max: MAX_RANKED,
+          skip: pageOffset(query, perPage),
+          rank: (read) => rankedVideos(db, viewer, query.gender, group.key, read),
+        });
         return {
-          data: await presentForViewer(db, deps.storage, viewer, shown),
+          data: await presentForViewer(db, deps.storage, viewer, page.rows),
           links: {
-            next: pageLink(
+            next: nextLink(
               request.url.split('?')[0] ?? '',
               request.query as Record<string, unknown>,
-              page,
-              rows.length > shown.length && offset + limit < MAX_RANKED,
+              page.cursor,
             ),
           },
         };
@@ -259,15 +268,18 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
   );
 
   // "Rated" means rated by this user; guests have rated nothing, so every video is unrated for them.
-  const unrated = newestFirstDoc('Videos the user has not rated', 30, {
-    rules: 'For the rating screen. Guests have rated nothing: every video.',
-  });
-  app.get('/v1/video-rating/unrated', { config: { doc: unrated } }, (request) =>
+  // Unrated is what the user may still rate: their own videos and their studio's are a 403, so they stay out.
+  const unrated = (request: FastifyRequest) =>
     chronoList(request, {
       perPage: 30,
-      filters: (viewer) => (viewer.user ? [notExists(ratedBy(viewer))] : []),
-    }),
-  );
+      filters: (viewer) =>
+        viewer.user ? [notExists(ratedBy(viewer)), not(managedBy(viewer.user, t.videos.userId))] : [],
+    });
+  const unratedRules =
+    'For the rating screen and the rating mode: what the user may still rate (not their own videos nor ' +
+    'their studio’s, which are a 403 to rate). Guests have rated nothing: every video.';
+  const unratedDoc = newestFirstDoc('Videos the user has not rated', 30, { rules: unratedRules });
+  app.get('/v1/video-rating/unrated', { config: { doc: unratedDoc } }, unrated);
   const rated = newestFirstDoc('Videos the user has rated', 30, {
     rules: 'Guests have rated nothing: empty.',
   });
@@ -280,9 +292,9 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
 
   /**
    * Tags in name order with at least one video this viewer may see (gender, geo-blocking), by keyset on
-   * (lower(name), id). `extra` narrows the videos that count.
+   * (lower(name), id).
    */
-  async function tagList(request: FastifyRequest, extra: (viewer: Viewer) => SQL[]) {
+  async function tagList(request: FastifyRequest) {
     const query = parse(tagListQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const perPage = Math.min(query.per_page ?? 100, MAX_PER_PAGE);
@@ -299,7 +311,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
           .select({ one: sql`1` })
           .from(t.videoTags)
           .innerJoin(t.videos, eq(t.videos.id, t.videoTags.videoId))
-          .where(and(eq(t.videoTags.tagId, t.tags.id), ...visibleTo(viewer, query.gender), ...extra(viewer))),
+          .where(and(eq(t.videoTags.tagId, t.tags.id), ...visibleTo(viewer, query.gender))),
       ),
     ];
     if (query.search) {
@@ -312,7 +324,8 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       .from(t.tags)
       .where(and(...filters))
       .orderBy(sql`lower(${t.tags.name})`, asc(t.tags.id))
-      .limit(perPage + 1);
+      .limit(perPage + 1)
+      .offset(pageOffset(query, perPage));
     const page = rows.slice(0, perPage);
     const last = page.at(-1);
     return {
@@ -328,12 +341,10 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
   }
 
   const tags = tagListDoc('Tags', 'Tags with at least one video the viewer may see.');
-  app.get('/v1/tags', { config: { doc: tags } }, (request) => tagList(request, () => []));
-  const unratedTags = tagListDoc(
-    'Tags of videos the user has not rated',
-    'Tags with at least one visible video the user has not rated (for guests: any visible video).',
-  );
-  app.get('/v1/tags/video-rating/unrated', { config: { doc: unratedTags } }, (request) =>
-    tagList(request, (viewer) => (viewer.user ? [notExists(ratedBy(viewer))] : [])),
-  );
+  app.get('/v1/tags', { config: { doc: tags } }, tagList);
+  // Spec §7: the rating mode's feed source, so the same videos as /v1/video-rating/unrated (not tags).
+  const ratingSource = newestFirstDoc('The rating mode’s feed: videos the user has not rated', 30, {
+    rules: `The same list as GET /v1/video-rating/unrated. ${unratedRules}`,
+  });
+  app.get('/v1/tags/video-rating/unrated', { config: { doc: ratingSource } }, unrated);
 }

@@ -26,6 +26,13 @@ const countries = allCountries
   .map(([name, code]) => ({ code, name }))
   .sort((a, b) => a.name.localeCompare(b.name, 'en'));
 const countryCodes = new Set<string>(countries.map((c) => c.code));
+
+/** Contracts check a country code's form only; whether it is in the ISO list is checked here, by its owner. */
+export function requireKnownCountry(code: string | undefined, message: string): void {
+  if (code && !countryCodes.has(code.toUpperCase()))
+    throw new HttpError(422, message, { country: [message] });
+}
+
 const regions = allCountries
   .filter(([, code]) => (REGION_COUNTRIES as readonly string[]).includes(code))
   .flatMap(([, countryCode, list]) => list.map(([name, regionCode]) => ({ name, countryCode, regionCode })));

@@ -32,7 +32,7 @@ import { HttpError, notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
 import { reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
-import { identifiedViewer, requireUser, type Viewer, viewerOf } from '../http/viewer';
+import { callerKey, identifiedViewer, requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 /**
@@ -81,7 +81,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     const viewer = await identifiedViewer(request, deps);
     const { key } = viewer;
     const videoId = await visibleVideoId(db, viewer, input.video_id);
-    return idempotent(db, request, reply, 'video-like', (outer) =>
+    return idempotent(deps, request, reply, 'video-like', (outer) =>
       outer.transaction(async (tx) => {
         // The like row is the truth; the counter moves only when the row really appeared or went away,
         // so "add" twice is one like and "remove" of nothing is a no-op.
@@ -135,9 +135,9 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     const viewer = await viewerOf(request, deps);
     // A client without any id still gets its views counted, keyed by address so a reload loop cannot
     // inflate them.
-    const key = viewer.key ?? `ip:${request.ip}`;
+    const key = callerKey(viewer, request);
     const videoId = await visibleVideoId(db, viewer, input.video_id);
-    return idempotent(db, request, reply, 'video-view', (outer) =>
+    return idempotent(deps, request, reply, 'video-view', (outer) =>
       outer.transaction(async (tx) => {
         // Serialises concurrent views of one viewer on one video, so the window check cannot race.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${key}|${videoId}`}))`);
@@ -211,12 +211,14 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
       throw new HttpError(403, OWN_VIDEO);
     }
     return db.transaction(async (tx) => {
+      // Rates of one video take turns: two first ratings at once would both find no earlier rating (there is
+      // no row yet to lock) and both add 1 to rating_count.
+      await tx.select({ id: t.videos.id }).from(t.videos).where(eq(t.videos.id, videoId)).for('update');
       // Re-rating replaces the earlier rating: the sum moves by the difference, the count stays.
       const [previous] = await tx
         .select({ rating: t.videoRatings.rating })
         .from(t.videoRatings)
-        .where(and(eq(t.videoRatings.videoId, videoId), eq(t.videoRatings.userId, user.id)))
-        .for('update');
+        .where(and(eq(t.videoRatings.videoId, videoId), eq(t.videoRatings.userId, user.id)));
       await tx
         .insert(t.videoRatings)
         .values({ videoId, userId: user.id, rating: input.rating })
@@ -264,28 +266,32 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
       429: rateLimited(deps.config.reportRateLimit, deps.config.rateLimitWindowMs),
     },
   });
-  app.post('/v1/report-video', { config: { ...reportLimit(deps), doc: report } }, async (request, reply) => {
-    const viewer = await viewerOf(request, deps);
-    const input = parse(reportVideoSchema({ guest: !viewer.user }), request.body);
-    // Reports may concern a video the reporter can no longer see in lists, but never a missing one.
-    const [video] = await db
-      .select({ id: t.videos.id })
-      .from(t.videos)
-      .where(eq(t.videos.id, input.video_id));
-    if (!video) throw notFound(messages.video.notFound);
-    return idempotent(db, request, reply, 'report-video', async (tx) => {
-      const [row] = await tx
-        .insert(t.reports)
-        .values({
-          videoId: video.id,
-          userId: viewer.user?.id ?? null,
-          guestId: viewer.guestId,
-          email: input.email || viewer.user?.email || null,
-          reason: input.reason,
-          message: input.message,
-        })
-        .returning({ id: t.reports.id });
-      return { status: 201, body: { message: reportMessages.sent, data: { id: row?.id } } };
-    });
-  });
+  app.post(
+    '/v1/report-video',
+    { config: { ...reportLimit(deps, 'report-video'), doc: report } },
+    async (request, reply) => {
+      const viewer = await viewerOf(request, deps);
+      const input = parse(reportVideoSchema({ guest: !viewer.user }), request.body);
+      // Reports may concern a video the reporter can no longer see in lists, but never a missing one.
+      const [video] = await db
+        .select({ id: t.videos.id })
+        .from(t.videos)
+        .where(eq(t.videos.id, input.video_id));
+      if (!video) throw notFound(messages.video.notFound);
+      return idempotent(deps, request, reply, 'report-video', async (tx) => {
+        const [row] = await tx
+          .insert(t.reports)
+          .values({
+            videoId: video.id,
+            userId: viewer.user?.id ?? null,
+            guestId: viewer.guestId,
+            email: input.email || viewer.user?.email || null,
+            reason: input.reason,
+            message: input.message,
+          })
+          .returning({ id: t.reports.id });
+        return { status: 201, body: { message: reportMessages.sent, data: { id: row?.id } } };
+      });
+    },
+  );
 }

@@ -1,5 +1,5 @@
 // Building blocks every video list shares: filters from the query, per-viewer flags, cursors, links.next.
-import { and, eq, exists, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
@@ -98,6 +98,93 @@ export function nextLink(path: string, query: Record<string, unknown>, cursor: s
   params.set('page', String((Number.isFinite(page) ? page : 1) + 1));
   params.set('cursor', cursor);
   return `${path}?${params}`;
+}
+
+type PageQuery = { page?: number | undefined; cursor?: string | undefined };
+
+/** Page 1 of a list: no cursor and no page number past 1. */
+export const opensList = (query: PageQuery) => query.cursor === undefined && (query.page ?? 1) === 1;
+
+/**
+ * Rows before a page asked for by number. Clients ought to follow links.next, but one that builds
+ * `?page=N` itself (spec: "Feed GET {api}?page={n}") must not get page 1 again forever: it gets page N by
+ * offset over the same order, and its links.next goes on by cursor from there. `lead` is how many videos
+ * page 1 put in front (a chosen first video), which took places of the list. 0 once a cursor says where
+ * to go on.
+ */
+export function pageOffset(query: PageQuery, perPage: number, lead = 0): number {
+  if (query.cursor !== undefined || opensList(query)) return 0;
+  return ((query.page ?? 1) - 1) * perPage - lead;
+}
+
+/**
+ * Cursor of a ranked list (home feed, discover groups): the snapshot time of page 1 and every id served so
+ * far (sorted, delta-encoded in base 36).
+ */
+const rankCursorSchema = v.object({
+  at: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(8.64e15)),
+  seen: v.pipe(v.string(), v.regex(/^[0-9a-z]*(\.[0-9a-z]+)*$/), v.maxLength(15_000)),
+});
+
+export function encodeSeen(ids: number[]): string {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  return sorted.map((id, i) => (id - (i ? (sorted[i - 1] ?? 0) : 0)).toString(36)).join('.');
+}
+
+export function decodeSeen(seen: string): number[] {
+  if (!seen) return [];
+  let last = 0;
+  return seen.split('.').map((part) => {
+    last += Number.parseInt(part, 36);
+    return last;
+  });
+}
+
+/** What a ranked list reads for one page: `limit` videos in rank order, under `filters` too. */
+export interface RankRead {
+  /** Snapshot time of page 1, for ranks and windows that depend on the time. */
+  at: Date;
+  /** Published by the snapshot and not served yet. */
+  filters: SQL[];
+  limit: number;
+}
+
+/**
+ * One page of a ranked list whose order moves while a session pages (likes and views change between
+ * pages): the best-ranked videos not served yet, among those published by the snapshot. Moving counters
+ * may reorder what is left, but a session never sees a video twice and never skips one; videos published
+ * after page 1 wait for the next session, which ends after `max` videos. `exclude` was served already (a
+ * video put in front of page 1); `skip` rows (a page asked for by number without a cursor) are read past
+ * and count as served.
+ */
+export async function rankedSessionPage(
+  query: PageQuery,
+  opts: {
+    perPage: number;
+    max: number;
+    skip: number;
+    exclude?: number[];
+    rank: (read: RankRead) => Promise<VideoRow[]>;
+  },
+): Promise<{ rows: VideoRow[]; cursor: string | null }> {
+  const state = decodeCursor(rankCursorSchema, query.cursor);
+  // The database keeps microseconds, JS milliseconds (truncated): without the +1 a video committed in the same
+  // millisecond as page 1 would fall after the snapshot and vanish until the next session.
+  const at = state ? new Date(state.at) : new Date(Date.now() + 1);
+  const seen = [...(state ? decodeSeen(state.seen) : []), ...(opts.exclude ?? [])];
+  if (seen.some((id) => !Number.isSafeInteger(id) || id > MAX_ID)) throw invalidCursor();
+  const take = Math.min(opts.perPage, opts.max - seen.length - opts.skip);
+  if (take <= 0) return { rows: [], cursor: null };
+  const filters = [sql`${t.videos.publishAt} <= ${at.toISOString()}::timestamptz`];
+  if (seen.length) filters.push(notInArray(t.videos.id, seen));
+  const rows = await opts.rank({ at, filters, limit: opts.skip + take + 1 });
+  const read = rows.slice(0, opts.skip + take);
+  const served = [...seen, ...read.map((r) => r.id)];
+  const more = rows.length > read.length && served.length < opts.max;
+  return {
+    rows: read.slice(opts.skip),
+    cursor: more ? encodeCursor({ at: at.getTime(), seen: encodeSeen(served) }) : null,
+  };
 }
 
 /** Keyset position in a newest-first list: publish time (ms) and id of the last video served. */

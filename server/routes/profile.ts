@@ -19,14 +19,14 @@ import {
 } from '../../src/contract';
 import { hashPassword } from '../auth/password';
 import { canManageCreator } from '../auth/permissions';
-import type { UserRow } from '../auth/tokens';
+import { revokeOtherAccessTokens, type UserRow } from '../auth/tokens';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalid, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { installImageMultipart, readImageForm } from '../http/multipart';
 import { parse } from '../http/validate';
-import { requireUser } from '../http/viewer';
+import { bearerOf, requireUser } from '../http/viewer';
 import { IMAGE_MAX_BYTES, reencodeImage, sniffImage } from '../media/images';
 import { usernameAvailable } from './auth';
 
@@ -181,6 +181,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
         .update(t.users)
         .set({ passwordHash: await hashPassword(input.password), updatedAt: new Date() })
         .where(eq(t.users.id, target.id));
+      await revokeOtherAccessTokens(db, target.id, bearerOf(request));
       return answer(p.passwordChanged, target.id);
     }
 

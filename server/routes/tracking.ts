@@ -40,8 +40,6 @@ function counterDoc(summary: string, body: v.GenericSchema, opts: { target?: str
 }
 
 export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps) {
-  const { db } = deps.database;
-
   const eventDoc = counterDoc(
     `Count a click on a Live Cams entry point (events ${eventIds.join(', ')})`,
     eventSchema,
@@ -49,7 +47,7 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
   app.post('/v1/event', { config: { doc: eventDoc } }, async (request, reply) => {
     const input = parse(eventSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
-    return idempotent(db, request, reply, 'event', async (tx) => {
+    return idempotent(deps, request, reply, 'event', async (tx) => {
       await tx.insert(t.events).values({
         eventId: input.event_id,
         userId: viewer.user?.id ?? null,
@@ -65,7 +63,7 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
   app.post('/v1/link-click', { config: { doc: clickDoc } }, async (request, reply) => {
     const input = parse(linkClickSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
-    return idempotent(db, request, reply, 'link-click', async (tx) => {
+    return idempotent(deps, request, reply, 'link-click', async (tx) => {
       const [link] = await tx.select({ id: t.links.id }).from(t.links).where(eq(t.links.id, input.link_id));
       if (!link) throw notFound();
       await tx.insert(t.linkClicks).values({
@@ -86,7 +84,7 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
   app.post('/v1/profile-view', { config: { doc: profileViewDoc } }, async (request, reply) => {
     const input = parse(profileViewSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
-    return idempotent(db, request, reply, 'profile-view', async (tx) => {
+    return idempotent(deps, request, reply, 'profile-view', async (tx) => {
       const [profile] = await tx
         .select({ id: t.users.id })
         .from(t.users)

@@ -23,6 +23,7 @@ import { installImageMultipart, readImageForm } from '../http/multipart';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 import { reencodeImage, sniffImage } from '../media/images';
+import { requireKnownCountry } from './geo';
 
 const m = messages.verification;
 
@@ -76,6 +77,7 @@ export default async function verificationRoutes(app: FastifyInstance, deps: App
         verificationImageFields.map((f) => [f, form.files[f] ? 'file' : '']),
       );
       const input = parse(verificationSchema, { ...form.fields, ...presence });
+      requireKnownCountry(input.country, m.country);
 
       const formats = verificationImageFields.map((field) => {
         const format = sniffImage(form.files[field] as Buffer);

@@ -1,5 +1,5 @@
 // The home feed (ranked) and "start from this video" (the same feed with one video in front).
-import { and, desc, eq, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import { type FeedQuery, feedQuerySchema, messages } from '../../src/contract';
@@ -22,12 +22,11 @@ import { parse } from '../http/validate';
 import { requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../media/cleanup';
 import {
-  decodeCursor,
-  encodeCursor,
-  invalidCursor,
-  MAX_ID,
   nextLink,
+  opensList,
+  pageOffset,
   presentForViewer,
+  rankedSessionPage,
   tagsFilter,
   type VideoRow,
   visibleTo,
@@ -57,66 +56,28 @@ export const rankScore = (at: Date): SQL => sql`(
   / power(greatest(extract(epoch from (${at.toISOString()}::timestamptz - ${t.videos.publishAt})) / 3600, 0) + 2, 1.5)
 )`;
 
-/**
- * The feed cursor carries the snapshot time and every id served so far (sorted, delta-encoded in base 36).
- * Each page is the best-ranked videos not yet served, among those published by the snapshot: counters
- * that move between pages can reorder what is left, but nothing is ever served twice or skipped, and
- * videos published after page 1 wait for the next session.
- */
-const rankCursorSchema = v.object({
-  at: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(8.64e15)),
-  seen: v.pipe(v.string(), v.regex(/^[0-9a-z]*(\.[0-9a-z]+)*$/), v.maxLength(15_000)),
-});
-
-export function encodeSeen(ids: number[]): string {
-  const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  return sorted.map((id, i) => (id - (i ? (sorted[i - 1] ?? 0) : 0)).toString(36)).join('.');
-}
-
-export function decodeSeen(seen: string): number[] {
-  if (!seen) return [];
-  let last = 0;
-  return seen.split('.').map((part) => {
-    last += Number.parseInt(part, 36);
-    return last;
-  });
-}
-
-interface RankedPage {
-  rows: VideoRow[];
-  cursor: string | null;
-}
-
-async function rankedPage(
+/** One page of the home feed: `skip` rows are read past for a page asked for by number without a cursor. */
+function rankedPage(
   db: Db,
   viewer: Viewer,
   query: FeedQuery,
   perPage: number,
+  skip: number,
   exclude: number[] = [],
-): Promise<RankedPage> {
-  const state = decodeCursor(rankCursorSchema, query.cursor);
-  // The database keeps microseconds, JS milliseconds (truncated): without the +1 a video committed in the same
-  // millisecond as page 1 would fall after the snapshot and vanish until the next session.
-  const at = state ? new Date(state.at) : new Date(Date.now() + 1);
-  const seen = [...(state ? decodeSeen(state.seen) : []), ...exclude];
-  if (seen.some((id) => !Number.isSafeInteger(id) || id > MAX_ID)) throw invalidCursor();
-  const filters: SQL[] = [
-    ...visibleTo(viewer, query.gender),
-    sql`${t.videos.publishAt} <= ${at.toISOString()}::timestamptz`,
-  ];
-  const byTags = tagsFilter(query.tags);
-  if (byTags) filters.push(byTags);
-  if (seen.length) filters.push(notInArray(t.videos.id, seen));
-  const rows = await db
-    .select()
-    .from(t.videos)
-    .where(and(...filters))
-    .orderBy(desc(rankScore(at)), desc(t.videos.id))
-    .limit(perPage + 1);
-  const page = rows.slice(0, perPage);
-  const served = [...seen, ...page.map((r) => r.id)];
-  const more = rows.length > perPage && served.length < MAX_SESSION_VIDEOS;
-  return { rows: page, cursor: more ? encodeCursor({ at: at.getTime(), seen: encodeSeen(served) }) : null };
+) {
+  return rankedSessionPage(query, {
+    perPage,
+    max: MAX_SESSION_VIDEOS,
+    skip,
+    exclude,
+    rank: ({ at, filters, limit }) =>
+      db
+        .select()
+        .from(t.videos)
+        .where(and(...visibleTo(viewer, query.gender), tagsFilter(query.tags), ...filters))
+        .orderBy(desc(rankScore(at)), desc(t.videos.id))
+        .limit(limit),
+  });
 }
 
 export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
@@ -138,7 +99,8 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     'what is left, but a session never sees a video twice and never skips one. New uploads wait for the ' +
     `next session (a fresh page 1). A session ends after ${MAX_SESSION_VIDEOS} videos (\`next\` null). ` +
     `${listedVideos} \`tags\` (ids, comma joined) keeps videos with any of them. ${DEFAULT_PER_PAGE} per ` +
-    `page, \`per_page\` up to ${MAX_PER_PAGE}.`;
+    `page, \`per_page\` up to ${MAX_PER_PAGE}. A client that counts pages itself may send \`page=N\` ` +
+    'without a cursor: a fresh snapshot from which the first N-1 pages count as served.';
 
   const homeDoc: Operation = {
     summary: 'The home feed, ranked',
@@ -151,7 +113,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    const page = await rankedPage(db, viewer, query, perPage);
+    const page = await rankedPage(db, viewer, query, perPage, pageOffset(query, perPage));
     return answer(request, viewer, page.rows, page.cursor);
   });
 
@@ -175,8 +137,16 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
       .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
     if (!first) throw notFound(messages.video.notFound);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    const page = await rankedPage(db, viewer, query, query.cursor ? perPage : perPage - 1, [first.id]);
-    return answer(request, viewer, query.cursor ? page.rows : [first, ...page.rows], page.cursor);
+    const opening = opensList(query);
+    const page = await rankedPage(
+      db,
+      viewer,
+      query,
+      opening ? perPage - 1 : perPage,
+      pageOffset(query, perPage, 1),
+      [first.id],
+    );
+    return answer(request, viewer, opening ? [first, ...page.rows] : page.rows, page.cursor);
   });
 
   const deleteDoc: Operation = {

@@ -1,9 +1,11 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { tagSlug } from '../../src/contract/upload';
 import { hashPassword } from '../auth/password';
-import type { Db } from '../db/client';
+import type { Database, Db } from '../db/client';
 import * as t from '../db/schema';
 import type { Jobs } from '../jobs/boss';
 import { DEMO_MEDIA_QUEUE, generateStill } from '../media/demo';
+import { liveJobsOf, UNFINISHED } from '../media/pipeline';
 import { type MediaStorage, newMediaKey } from '../media/storage';
 import { slugify } from '../util/slug';
 import {
@@ -24,7 +26,7 @@ const STATE_KEY = 'demo-seed';
 type SeedState = 'rows' | 'stills';
 
 interface SeedDeps {
-  db: Db;
+  database: Database;
   storage: MediaStorage;
   jobs: Jobs;
   log: (msg: string) => void;
@@ -64,7 +66,7 @@ async function writeState(db: Db, state: SeedState) {
  * Returns the number of demo videos still waiting for their media.
  */
 export async function seedDemo(deps: SeedDeps, opts: { videoCount: number }): Promise<number> {
-  const { db } = deps;
+  const { db } = deps.database;
   let state = await readState(db);
   if (!state) {
     const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(t.users);
@@ -154,7 +156,8 @@ async function insertRows(db: Db, videoCount: number) {
 
     const tags = await tx
       .insert(t.tags)
-      .values(demoTags.map((name) => ({ name, slug: slugify(name) })))
+      // The same slug as a tag a creator types, so their tag and the demo tag are one.
+      .values(demoTags.map((name) => ({ name, slug: tagSlug(name) })))
       .returning();
     const categories = await tx
       .insert(t.categories)
@@ -204,7 +207,8 @@ async function insertRows(db: Db, videoCount: number) {
 }
 
 async function generateStills(deps: SeedDeps) {
-  const { db, storage } = deps;
+  const { storage } = deps;
+  const { db } = deps.database;
   const creators = await db
     .select({ id: t.users.id })
     .from(t.users)
@@ -239,15 +243,20 @@ async function generateStills(deps: SeedDeps) {
   await writeState(db, 'stills');
 }
 
-/** Queues media generation for every demo video that has none yet; the singleton key stops duplicates. */
+/**
+ * Queues media generation for every unfinished demo video without a job of its own. pg-boss 10 ignores a
+ * bare singletonKey on a standard queue, so the queue is read instead; a job its dead worker left active is
+ * retried by pg-boss once it expires.
+ */
 async function enqueuePendingMedia(deps: SeedDeps): Promise<number> {
-  const pending = await deps.db
+  const pending = await deps.database.db
     .select({ id: t.videos.id })
     .from(t.videos)
-    .where(and(eq(t.videos.isDemo, true), inArray(t.videos.status, ['uploaded', 'processing'])))
+    .where(and(eq(t.videos.isDemo, true), inArray(t.videos.status, UNFINISHED)))
     .orderBy(t.videos.id);
   for (const v of pending) {
-    await deps.jobs.send(DEMO_MEDIA_QUEUE.name, { videoId: v.id }, { singletonKey: `demo-media-${v.id}` });
+    if ((await liveJobsOf(deps.database, v.id, [DEMO_MEDIA_QUEUE.name])).length > 0) continue;
+    await deps.jobs.send(DEMO_MEDIA_QUEUE, { videoId: v.id });
   }
   return pending.length;
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { listOf } from './common';
+import { listOf, listQuery } from './common';
 
 export const socialMessages = {
   followSelf: 'You cannot follow yourself.',
@@ -62,14 +62,16 @@ export const channelCardSchema = v.object({
 });
 export const channelListSchema = listOf(channelCardSchema);
 
-export const pageQuerySchema = v.object({
-  page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, 'Invalid page.'), v.transform(Number))),
-});
+const pageField = v.optional(
+  v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, 'Invalid page.'), v.transform(Number)),
+);
 
-export const userListQuerySchema = v.object({
+export const pageQuerySchema = listQuery({ page: pageField });
+
+export const userListQuerySchema = listQuery({
   type: v.optional(v.picklist(['model', 'channel'], 'Type must be model or channel.'), 'channel'),
   gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/, 'Invalid gender.'))),
-  page: pageQuerySchema.entries.page,
+  page: pageField,
 });
 
 /** Tracking posts answer 201 with this body; a replay with the same Idempotency-Key gets the same answer. */

@@ -176,6 +176,8 @@ const tagsField = v.pipe(
     (tags) => tags.every((tag) => /\s|#/u.test(tag) || /^[\p{L}\p{M}\p{N}_-]+$/u.test(tag)),
     m.tagCharacters,
   ),
+  // '__' or '-_-' passes the character rule but has no slug: the tag would live at an empty URL.
+  v.check((tags) => tags.every((tag) => tagSlug(tag) !== ''), m.tagNoLetters),
   v.check((tags) => new Set(tags.map(tagSlug)).size === tags.length, m.tagDuplicate),
   v.check((tags) => tags.length <= TAGS_MAX, m.tooManyTags),
 );

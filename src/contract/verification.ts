@@ -2,10 +2,12 @@
 // as multipart files; here they are only required to be present, the server checks their content.
 import * as v from 'valibot';
 import { present } from './auth';
+import { genderSchema } from './common';
 import { messages } from './messages';
 
 const m = messages.verification;
 export const MIN_AGE = 18;
+const MAX_AGE = 130;
 
 const required = (message: string, max = 200) =>
   present(v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, message)));
@@ -36,48 +38,82 @@ export const verificationImageFields = [
   'signature',
 ] as const;
 
-export const verificationSchema = v.object({
-  legal_name: required(m.legalName),
-  gender: required(m.gender, 20),
-  address: required(m.address, 500),
-  country: present(
-    v.pipe(v.string(m.country), v.trim(), v.regex(/^[A-Za-z]{2}$/, m.country), v.toUpperCase()),
-  ),
-  date_of_birth: present(
-    v.pipe(
-      v.string(m.dateOfBirth),
-      v.trim(),
-      v.check(isRealDate, m.dateOfBirth),
-      // Guarded: a malformed date has already been reported once.
-      v.check((s) => !isRealDate(s) || ageOn(s) >= MIN_AGE, m.underage),
+/**
+ * The age the form states matches the birthday as of today somewhere on Earth: the client counts in its own
+ * time zone, up to a day away from UTC around a birthday.
+ */
+const ageMatches = (age: number, birth: string, now = Date.now()) =>
+  [-1, 0, 1].some((days) => ageOn(birth, new Date(now + days * 86_400_000)) === age);
+
+export const verificationSchema = v.pipe(
+  v.object({
+    legal_name: required(m.legalName),
+    gender: present(
+      v.pipe(
+        v.string(m.gender),
+        v.trim(),
+        v.nonEmpty(m.gender),
+        v.picklist(genderSchema.options, messages.auth.invalidGender),
+      ),
     ),
-  ),
-  // Informative: the stored age is computed from the birthday, which is what the law cares about.
-  age: v.optional(
-    v.pipe(
-      v.union(
-        [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d{1,3}$/, m.age), v.transform(Number))],
-        m.age,
+    address: required(m.address, 500),
+    // The form only: membership in the ISO list is the server's check, which owns the reference data.
+    country: present(
+      v.pipe(v.string(m.country), v.trim(), v.regex(/^[A-Za-z]{2}$/, m.country), v.toUpperCase()),
+    ),
+    date_of_birth: present(
+      v.pipe(
+        v.string(m.dateOfBirth),
+        v.trim(),
+        v.check(isRealDate, m.dateOfBirth),
+        // Guarded: a malformed date has already been reported once.
+        v.check((s) => !isRealDate(s) || ageOn(s) >= MIN_AGE, m.underage),
+      ),
+    ),
+    // Stated by the applicant (the form's default is 18) and required like every other field; what is
+    // stored is computed from the birthday, which is what the law cares about.
+    age: v.pipe(
+      v.optional(
+        v.union(
+          [
+            v.number(),
+            v.pipe(v.string(), v.trim(), v.nonEmpty(m.age), v.regex(/^\d{1,3}$/, m.age), v.transform(Number)),
+          ],
+          m.age,
+        ),
+        '',
       ),
       v.number(),
       v.integer(m.age),
       v.minValue(MIN_AGE, m.underage),
-      v.maxValue(130, m.age),
+      v.maxValue(MAX_AGE, m.age),
     ),
-    MIN_AGE,
-  ),
-  stage_name: required(m.stageName, 80),
-  identification: present(
-    v.pipe(
-      v.string(m.identification),
-      v.picklist([...identificationTypes, ''], m.identification),
-      v.nonEmpty(m.identification),
+    stage_name: required(m.stageName, 80),
+    identification: present(
+      v.pipe(
+        v.string(m.identification),
+        v.picklist([...identificationTypes, ''], m.identification),
+        v.nonEmpty(m.identification),
+      ),
     ),
+    identification_id: required(m.identificationId, 64),
+    front_picture_id: required(m.frontPicture),
+    back_picture_id: required(m.backPicture),
+    face_picture_id: required(m.facePicture),
+    signature: required(m.signature),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['age'], ['date_of_birth']],
+      // Guarded: valibot runs this despite a range issue, and an impossible date or age is reported already.
+      (i) =>
+        !isRealDate(i.date_of_birth) ||
+        i.age < MIN_AGE ||
+        i.age > MAX_AGE ||
+        ageMatches(i.age, i.date_of_birth),
+      m.ageMismatch,
+    ),
+    ['age'],
   ),
-  identification_id: required(m.identificationId, 64),
-  front_picture_id: required(m.frontPicture),
-  back_picture_id: required(m.backPicture),
-  face_picture_id: required(m.facePicture),
-  signature: required(m.signature),
-});
+);
 export type VerificationInput = v.InferOutput<typeof verificationSchema>;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { dataOf, listOf, videoStatusSchema } from './common';
+import { dataOf, listOf, listQuery, videoStatusSchema } from './common';
 
 export const tagSchema = v.object({
   id: v.number(),
@@ -49,7 +49,7 @@ export type VideoList = v.InferOutput<typeof videoListSchema>;
 export const videoResponseSchema = dataOf(videoSchema);
 
 /** Query of every feed list: gender letters comma joined (m,t), tag ids comma joined, page from 1. */
-export const feedQuerySchema = v.object({
+export const feedQuerySchema = listQuery({
   gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/))),
   tags: v.optional(v.pipe(v.string(), v.regex(/^\d+(,\d+)*$/))),
   page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.transform(Number))),
@@ -59,8 +59,8 @@ export const feedQuerySchema = v.object({
 });
 export type FeedQuery = v.InferOutput<typeof feedQuerySchema>;
 
-/** GET /v1/tags and GET /v1/tags/video-rating/unrated. */
-export const tagListQuerySchema = v.object({
+/** GET /v1/tags. */
+export const tagListQuerySchema = listQuery({
   gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/))),
   search: v.optional(
     v.pipe(

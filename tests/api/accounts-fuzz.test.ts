@@ -1,14 +1,23 @@
 // 2,400 malformed requests across the account routes: wrong types, missing fields, huge strings, bad
-// JSON, wrong content types, broken multipart. None may answer 5xx; every 4xx must be a JSON {message}.
+// JSON, wrong content types, broken multipart, oversized files. None may answer 5xx; every 4xx must be a
+// JSON {message}.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
-import { createTestContext, insertUser, type TestContext } from './helpers';
+import { messages } from '../../src/contract';
+import { multipartBody, type Part } from './form';
+import {
+  createTestContext,
+  errorContractBreach,
+  insertUser,
+  NO_RATE_LIMITS,
+  type TestContext,
+} from './helpers';
 
 let ctx: TestContext;
 let token = '';
 
 beforeAll(async () => {
-  ctx = await createTestContext({ config: { authRateLimit: 100_000, contactRateLimit: 100_000 } });
+  ctx = await createTestContext({ config: NO_RATE_LIMITS });
   token = await issueAccessToken(
     ctx.database.db,
     (await insertUser(ctx, { verificationStatus: 'none' })).id,
@@ -132,19 +141,59 @@ describe('fuzzing the account routes', () => {
     for (let i = 0; i < 2400; i++) {
       const req = randomRequest();
       const res = await ctx.app.inject({ method: 'POST', ...req });
-      const body = (() => {
-        try {
-          return res.json() as { message?: unknown };
-        } catch {
-          return undefined;
-        }
-      })();
-      if (res.statusCode >= 500 || (res.statusCode >= 400 && typeof body?.message !== 'string')) {
+      const breach = errorContractBreach(res);
+      if (breach) {
         failures.push(
-          `${res.statusCode} ${req.url} ${req.headers['content-type']} ${String(req.payload).slice(0, 120)} → ${res.body.slice(0, 200)}`,
+          `${breach}: ${res.statusCode} ${req.url} ${req.headers['content-type']} ${String(req.payload).slice(0, 120)} → ${res.body.slice(0, 200)}`,
         );
       }
     }
     expect(failures.slice(0, 10)).toEqual([]);
   }, 240_000);
+
+  it('refuses 17 MB images on every image field with a JSON 422 naming the field, never a 5xx', async () => {
+    const big = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(17 * 1024 * 1024)]);
+    const file: Part = { filename: 'big.png', contentType: 'image/png', data: big };
+    const form = { legal_name: 'Jane', gender: 't', country: 'DE', date_of_birth: '1990-01-01', age: '30' };
+    const cases: [string, string, Record<string, Part>][] = [
+      ['/v1/profile', 'profile_photo', { profile_photo: file }],
+      ['/v1/profile', 'profile_cover', { profile_cover: file }],
+      ['/v1/profile/verification', 'front_picture_id', { ...form, front_picture_id: file }],
+      ['/v1/profile/verification', 'signature', { ...form, signature: file }],
+    ];
+    // The fuzzing above may have logged the first token out.
+    const owner = await insertUser(ctx, { verificationStatus: 'none' });
+    const bearer = `Bearer ${await issueAccessToken(ctx.database.db, owner.id, false)}`;
+    const failures: string[] = [];
+    for (const [url, field, parts] of cases) {
+      const { payload, headers } = multipartBody(parts);
+      for (const authorization of [bearer, undefined]) {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url,
+          payload,
+          headers: authorization ? { ...headers, authorization } : headers,
+        });
+        const breach = errorContractBreach(res);
+        if (breach) failures.push(`${breach}: ${url} ${field} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        else if (authorization)
+          expect(res.json(), `${url} ${field}`).toEqual({
+            message: messages.profile.imageTooLarge,
+            errors: { [field]: [messages.profile.imageTooLarge] },
+          });
+        else expect(res.statusCode).toBe(401);
+      }
+      // Cut off inside the oversized file.
+      const cut = await ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: payload.subarray(0, payload.length - 1000),
+        headers: { ...headers, authorization: bearer },
+      });
+      const breach = errorContractBreach(cut);
+      if (breach)
+        failures.push(`${breach}: ${url} ${field} cut → ${cut.statusCode} ${cut.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

@@ -160,6 +160,9 @@ describe('POST /v1/register', () => {
     ['username', { username: undefined }, m.usernameRequired],
     ['username', { username: 'bad name' }, m.usernameInvalid],
     ['country', { country: '' }, m.countryRequired],
+    // The form is right, but no such ISO 3166-1 country (the list GET /v1/geo/countries serves).
+    ['country', { country: 'XX' }, m.countryRequired],
+    ['country', { country: 'uk' }, m.countryRequired],
     ['type', { type: 'admin' }, m.invalidType],
     ['gender', { gender: 'x' }, m.invalidGender],
   ])('422 on %s: %s → the spec message', async (field, over, message) => {
@@ -356,6 +359,27 @@ describe('rate limits and the .eml outbox', () => {
     expect(res.json()).toEqual({ message: m.tooManyAttempts });
   });
 
+  const login = (remoteAddress: string, forwardedFor: string) =>
+    limited.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      remoteAddress,
+      headers: { 'x-forwarded-for': forwardedFor },
+      payload: { email: 'a@b.cd', password: 'whatever1' },
+    });
+
+  it('counts a direct client by its address, whatever X-Forwarded-For it forges', async () => {
+    const codes = [];
+    for (let i = 1; i <= 4; i++) codes.push((await login('203.0.113.7', `198.51.100.${i}`)).statusCode);
+    expect(codes).toEqual([401, 401, 429, 429]);
+  });
+
+  it('counts the clients of a reverse proxy on loopback apart', async () => {
+    for (let i = 0; i < 3; i++) await login('127.0.0.1', '198.51.100.50');
+    expect((await login('127.0.0.1', '198.51.100.50')).statusCode).toBe(429);
+    expect((await login('::1', '198.51.100.51')).statusCode).toBe(401);
+  });
+
   it('contact answers 429 with the spec message', async () => {
     const payload = { email: 'a@b.cd', message: 'hi' };
     expect((await hit('/v1/contact', payload)).statusCode).toBe(201);
@@ -380,6 +404,33 @@ describe('rate limits and the .eml outbox', () => {
     const res = await hit('/v1/report-video', payload);
     expect(res.statusCode).toBe(429);
     expect(res.json()).toEqual({ message: 'You sent too many reports. Please try again later.' });
+  });
+
+  it('answers an outbox replay of a report already taken from the store, neither limited nor counted', async () => {
+    const owner = await insertUser(limited, { type: 'model' });
+    const video = await insertVideo(limited, { userId: owner.id });
+    const payload = {
+      video_id: video.id,
+      email: 'a@b.cd',
+      reason: 'spam',
+      message: 'spam',
+      guest_id: 'guest-5678',
+    };
+    const send = (key: string) =>
+      limited.app.inject({
+        method: 'POST',
+        url: '/v1/report-video',
+        payload,
+        headers: { 'idempotency-key': key },
+        remoteAddress: '203.0.113.20',
+      });
+    expect((await send('report-replay-1')).statusCode).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await send('report-replay-1')).statusCode).toBe(201);
+    expect((await send('report-replay-2')).statusCode).toBe(201);
+    expect((await send('report-replay-3')).statusCode).toBe(429);
+    const replay = await send('report-replay-1');
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
   });
 
   it('writes mails as .eml files under DATA_DIR/mail without SMTP', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from '../../server/media/demo';
 import { ffmpeg, ffprobe } from '../../server/media/ffmpeg';
+import { liveJobsOf, sweepStuckVideos } from '../../server/media/pipeline';
 import { videoMediaDir } from '../../server/media/storage';
 import { seedDemo } from '../../server/seed';
 import { demoCreators, demoPages } from '../../server/seed/content';
@@ -23,7 +24,7 @@ beforeAll(async () => {
     generateDemoVideo({ db: ctx.database.db, storage: ctx.storage }, videoId),
   );
   const pending = await seedDemo(
-    { db: ctx.database.db, storage: ctx.storage, jobs, log: () => {} },
+    { database: ctx.database, storage: ctx.storage, jobs, log: () => {} },
     { videoCount: VIDEOS },
   );
   expect(pending).toBe(VIDEOS);
@@ -134,7 +135,7 @@ describe('demo seed', () => {
     const jobs = ctx.jobs;
     if (!jobs) throw new Error('jobs expected');
     const pending = await seedDemo(
-      { db: ctx.database.db, storage: ctx.storage, jobs, log: () => {} },
+      { database: ctx.database, storage: ctx.storage, jobs, log: () => {} },
       { videoCount: VIDEOS },
     );
     expect(pending).toBe(0);
@@ -151,7 +152,7 @@ describe('demo seed', () => {
     if (!jobs) throw new Error('jobs expected');
     expect(
       await seedDemo(
-        { db: ctx.database.db, storage: ctx.storage, jobs, log: () => {} },
+        { database: ctx.database, storage: ctx.storage, jobs, log: () => {} },
         { videoCount: VIDEOS },
       ),
     ).toBe(1);
@@ -159,5 +160,73 @@ describe('demo seed', () => {
     const [after] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
     expect(after?.status).toBe('approved');
     await expect(fs.stat(ctx.storage.abs(`${videoMediaDir(video)}/master.m3u8`))).resolves.toBeTruthy();
+  });
+});
+
+// Demo videos have no upload: only their own job can make them, and nothing may approve a deleted one.
+describe('demo videos waiting for their job', () => {
+  const firstVideo = async () => {
+    const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
+    if (!video) throw new Error('video expected');
+    return video;
+  };
+  const setStatus = (id: number, status: typeof t.videos.$inferSelect.status) =>
+    ctx.database.db
+      .update(t.videos)
+      .set({ status, updatedAt: sql`now() - interval '1 hour'` })
+      .where(eq(t.videos.id, id));
+  const jobs = () => {
+    if (!ctx.jobs) throw new Error('jobs expected');
+    return ctx.jobs;
+  };
+
+  it('are left alone by the stuck-video sweep of the upload pipeline', async () => {
+    const video = await firstVideo();
+    await setStatus(video.id, 'processing');
+    const deps = {
+      database: ctx.database,
+      db: ctx.database.db,
+      storage: ctx.storage,
+      jobs: jobs(),
+      staleSeconds: 3,
+    };
+    expect(await sweepStuckVideos(deps)).toEqual([]);
+    expect(await liveJobsOf(ctx.database, video.id)).toEqual([]);
+  });
+
+  it('are queued once by a restart in any unfinished status, however often it runs', async () => {
+    const video = await firstVideo();
+    await ctx.storage.remove(videoMediaDir(video));
+    // Where the sweep used to leave them.
+    await setStatus(video.id, 'preprocess');
+    await ctx.database.executeSql(`delete from pgboss.job where name = $1 and data->>'videoId' = $2`, [
+      DEMO_MEDIA_QUEUE.name,
+      String(video.id),
+    ]);
+    const seed = () =>
+      seedDemo(
+        { database: ctx.database, storage: ctx.storage, jobs: jobs(), log: () => {} },
+        { videoCount: VIDEOS },
+      );
+    await seed();
+    await seed();
+    const { rows } = await ctx.database.executeSql(
+      `select count(*)::int as n from pgboss.job where name = $1 and data->>'videoId' = $2`,
+      [DEMO_MEDIA_QUEUE.name, String(video.id)],
+    );
+    expect(rows).toEqual([{ n: 1 }]);
+    await jobs().idle(DEMO_MEDIA_QUEUE.name);
+    expect((await firstVideo()).status).toBe('approved');
+  });
+
+  it('stay deleted when the delete comes while the demo job runs', async () => {
+    const video = await firstVideo();
+    await ctx.storage.remove(videoMediaDir(video));
+    await setStatus(video.id, 'processing');
+    const running = generateDemoVideo({ db: ctx.database.db, storage: ctx.storage }, video.id);
+    await setStatus(video.id, 'deleting');
+    await running;
+    expect((await firstVideo()).status).toBe('deleting');
+    await expect(fs.stat(ctx.storage.abs(videoMediaDir(video)))).rejects.toThrow();
   });
 });

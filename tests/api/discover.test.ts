@@ -1,3 +1,4 @@
+import { eq, inArray } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
@@ -150,5 +151,57 @@ describe('GET /v1/discover/category/{group}/videos', () => {
       ['old', false],
       ['fresh', true],
     ]);
+  });
+
+  it('never repeats or skips a video while likes move between pages', async () => {
+    const db = ctx.database.db;
+    const creator = await insertUser(ctx, { gender: 'm' });
+    const made = [];
+    for (let i = 0; i < 12; i++) {
+      const video = await insertVideo(ctx, { userId: creator.id, title: `rank${i}`, likeCount: 10 + i });
+      await db
+        .insert(t.videoLikes)
+        .values(
+          Array.from({ length: i + 1 }, (_, n) => ({ videoId: video.id, viewerKey: `g:rank-${i}-${n}` })),
+        );
+      made.push(video);
+    }
+    const idOf = new Map(made.map((v) => [v.title, v.id]));
+    let likes = 0;
+    // All-time ranks read the counter, weekly ranks count this week's like rows: move whichever the group reads.
+    const moves = {
+      'most-liked-all-time': (title: string, to: number) =>
+        db
+          .update(t.videos)
+          .set({ likeCount: to })
+          .where(eq(t.videos.id, idOf.get(title) ?? 0)),
+      'most-liked-this-week': async (title: string, to: number) => {
+        const videoId = idOf.get(title) ?? 0;
+        await db.delete(t.videoLikes).where(eq(t.videoLikes.videoId, videoId));
+        const rows = Array.from({ length: to }, () => ({ videoId, viewerKey: `g:move-${likes++}` }));
+        if (rows.length) await db.insert(t.videoLikes).values(rows);
+      },
+    };
+    for (const [group, move] of Object.entries(moves)) {
+      const url = `/v1/discover/category/${group}/videos`;
+      const expected = titles((await list(`${url}?per_page=50`)).data).sort();
+      const served: string[] = [];
+      let next: string | null = `${url}?per_page=3`;
+      let round = 0;
+      while (next) {
+        const body = await list(next);
+        served.push(...titles(body.data));
+        next = body.links.next;
+        // Between pages the least-liked video not served yet becomes the top hit (it would shift every
+        // offset by one: a repeat) and a served one falls to the bottom (a skip).
+        const waiting = made.map((v) => v.title).filter((x) => !served.includes(x));
+        const servedRank = made.map((v) => v.title).find((x) => served.includes(x));
+        if (waiting[0]) await move(waiting[0], 100 + round++);
+        if (servedRank) await move(servedRank, 1);
+      }
+      expect(new Set(served).size, group).toBe(served.length);
+      expect([...served].sort(), group).toEqual(expected);
+    }
+    await db.delete(t.videos).where(inArray(t.videos.id, [...idOf.values()]));
   });
 });

@@ -3,8 +3,8 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
-import { decodeSeen, encodeSeen } from '../../server/routes/videos';
-import { tagListSchema, videoListSchema } from '../../src/contract';
+import { decodeSeen, encodeSeen } from '../../server/routes/listing';
+import { tagListSchema, tagSlug, type VideoList, videoListSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -107,12 +107,27 @@ describe('the newest-first lists', () => {
     }
   });
 
-  it('use page sizes of the spec: 30 for tags, 20 for the sidebar', async () => {
+  it('use page sizes of the spec: 30 for tag videos, 20 for the sidebar, 100 tags', async () => {
+    const db = ctx.database.db;
+    const bulk: number[] = [];
     for (let i = 0; i < 25; i++)
-      await insertVideo(ctx, { userId: trans, title: `bulk${i}`, publishAt: new Date(0) });
+      bulk.push((await insertVideo(ctx, { userId: trans, title: `bulk${i}`, publishAt: new Date(0) })).id);
+    await db.insert(t.videoTags).values(bulk.map((videoId) => ({ videoId, tagId: neon })));
     expect((await list('/v1/sidebar/left')).data).toHaveLength(20);
     expect((await list('/v1/video-rating/unrated')).data).toHaveLength(30);
-    await ctx.database.db.delete(t.videos).where(eq(t.videos.publishAt, new Date(0)));
+    expect((await list(`/v1/tags/${neon}/videos`)).data).toHaveLength(30);
+    const many = await db
+      .insert(t.tags)
+      .values(Array.from({ length: 105 }, (_, i) => ({ name: `many${i}`, slug: `many${i}` })))
+      .returning();
+    await db
+      .insert(t.videoTags)
+      .values(many.map((tag, i) => ({ videoId: bulk[i % bulk.length] ?? 0, tagId: tag.id })));
+    const tags = v.parse(tagListSchema, (await ctx.app.inject({ method: 'GET', url: '/v1/tags' })).json());
+    expect(tags.data).toHaveLength(100);
+    expect(tags.links.next).not.toBeNull();
+    await db.delete(t.tags).where(like(t.tags.slug, 'many%'));
+    await db.delete(t.videos).where(eq(t.videos.publishAt, new Date(0)));
   });
 
   it('neither repeat nor skip a video when new ones are published between pages', async () => {
@@ -127,6 +142,53 @@ describe('the newest-first lists', () => {
     }
     expect(seen).toEqual(newest(9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
     await ctx.database.db.delete(t.videos).where(like(t.videos.title, 'late%'));
+  });
+});
+
+describe("the spec's own call shapes", () => {
+  it('read an empty query value as a value not given', async () => {
+    for (const url of [
+      '/v1/sidebar/left?gender=&per_page=20&page=',
+      `/v1/tags/${neon}/videos?gender=&per_page=30&page=`,
+      '/v1/video-rating/unrated?page=&per_page=&gender=',
+      '/v1/videos?gender=&tags=',
+    ]) {
+      expect((await list(url)).data, url).toHaveLength(10);
+    }
+    const tags = await ctx.app.inject({ method: 'GET', url: '/v1/tags?per_page=100&gender=&page=&search=' });
+    expect(v.parse(tagListSchema, tags.json()).data.map((x) => x.slug)).toEqual(['neon', 'solo']);
+    for (const url of ['/v1/discover?gender=', '/v1/users?type=&gender=&page=']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+    }
+  });
+});
+
+describe('pages read while videos are inserted at the same time', () => {
+  it('neither repeat nor skip a video', async () => {
+    let n = 0;
+    for (const start of [
+      '/v1/sidebar/left?per_page=2',
+      `/v1/tags/${neon}/videos?per_page=2`,
+      '/v1/videos?per_page=2',
+    ]) {
+      const seen: string[] = [];
+      let next: string | null = start;
+      while (next) {
+        const [body]: [VideoList, ...unknown[]] = await Promise.all([
+          list(next),
+          ...Array.from({ length: 3 }, async () => {
+            const video = await insertVideo(ctx, { userId: male, title: `race${n++}` });
+            await ctx.database.db.insert(t.videoTags).values({ videoId: video.id, tagId: neon });
+          }),
+        ]);
+        seen.push(...body.data.map((x) => x.title));
+        next = body.links.next;
+      }
+      expect(new Set(seen).size, start).toBe(seen.length);
+      expect(seen.filter((x) => /^f\d$/.test(x)).sort(), start).toEqual(newest(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
+    }
+    await ctx.database.db.delete(t.videos).where(like(t.videos.title, 'race%'));
   });
 });
 
@@ -260,6 +322,69 @@ describe('GET /v1/videos/start/{id} and /v1/tags/{slug}/videos/{id}', () => {
   });
 });
 
+describe('a page asked for by number, without a cursor', () => {
+  it('is the page links.next would have given, and links.next goes on from there', async () => {
+    const [f3] = await ids('f3');
+    for (const url of [
+      `/v1/tags/${neon}/videos`,
+      '/v1/discover/category/dance/videos',
+      '/v1/discover/webcam-site/camx/videos',
+      '/v1/sidebar/left',
+      '/v1/video-rating/unrated',
+      '/v1/videos',
+      `/v1/videos/start/${f3}`,
+      `/v1/tags/neon/videos/${f3}`,
+    ]) {
+      const titles = (body: { data: { title: string }[] }) => body.data.map((x) => x.title);
+      const first = await list(`${url}?per_page=3`);
+      const second = await list(`${url}?per_page=3&page=2`);
+      expect(titles(second), url).toEqual(titles(await list(first.links.next ?? '')));
+      expect(
+        titles(second).some((x) => titles(first).includes(x)),
+        url,
+      ).toBe(false);
+      const rest = await all(second.links.next ?? '');
+      const every = [...titles(first), ...titles(second), ...rest];
+      expect(new Set(every).size, url).toBe(every.length);
+      expect(every.sort(), url).toEqual((await all(url)).sort());
+    }
+    const tags = await ctx.app.inject({ method: 'GET', url: '/v1/tags?per_page=1&page=2' });
+    expect(v.parse(tagListSchema, tags.json()).data.map((x) => x.slug)).toEqual(['solo']);
+  });
+});
+
+describe('tags of any script', () => {
+  it('are found by their slug; a tag without a letter or digit is refused', async () => {
+    const auth = { authorization: `Bearer ${await issueAccessToken(ctx.database.db, male, false)}` };
+    const video = await insertVideo(ctx, { userId: male, title: 'script' });
+    const details = (tags: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/v1/videos/upload-details',
+        headers: auth,
+        payload: { videoId: video.id, title: 'script', tags },
+      });
+    for (const tags of ['__', 'neon,-_-']) {
+      const res = await details(tags);
+      expect(res.statusCode, tags).toBe(422);
+      expect(res.json().message).toBe('Tags need a letter or a number.');
+    }
+    // 30 letters, the longest tag: 270 characters once percent-encoded in the URL.
+    const long = '東京'.repeat(15);
+    expect((await details(`日本,${long},한국`)).statusCode).toBe(200);
+    for (const name of ['日本', long, '한국']) {
+      const path = `/v1/tags/${encodeURIComponent(tagSlug(name))}/videos`;
+      expect(
+        (await list(path)).data.map((x) => x.title),
+        name,
+      ).toEqual(['script']);
+      expect((await list(`${path}/${video.id}`)).data[0]?.title, name).toBe('script');
+    }
+    expect((await list(`/v1/tags/日本/videos/${video.id}`)).data[0]?.title).toBe('script');
+    await ctx.database.db.delete(t.videos).where(eq(t.videos.id, video.id));
+  });
+});
+
 describe('GET /v1/tags', () => {
   const tags = async (url: string, headers: Record<string, string> = {}) => {
     const res = await ctx.app.inject({ method: 'GET', url, headers });
@@ -307,26 +432,48 @@ describe('GET /v1/tags', () => {
     await ctx.database.db.delete(t.tags).where(like(t.tags.slug, 'aaa%'));
     await ctx.database.db.delete(t.tags).where(like(t.tags.slug, 'zz%'));
   });
+});
 
-  it('lists tags with videos the user has not rated yet', async () => {
+describe('the rating lists', () => {
+  const sources = ['/v1/tags/video-rating/unrated', '/v1/video-rating/unrated'];
+  const fixed = (titles: string[]) => titles.filter((x) => /^f\d$/.test(x));
+  const as = async (userId: number) => ({
+    authorization: `Bearer ${await issueAccessToken(ctx.database.db, userId, false)}`,
+  });
+
+  it('feed the rating mode with videos the user has not rated yet', async () => {
     const auth = { authorization: `Bearer ${userToken}` };
-    expect((await tags('/v1/tags/video-rating/unrated', auth)).data.map((x) => x.slug)).toEqual([
-      'neon',
-      'solo',
-    ]);
+    for (const url of sources)
+      expect(fixed(await all(url, auth)), url).toEqual(newest(9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
     for (const title of ['f5', 'f8', 'f9']) {
       const [id] = await ids(title);
-      await ctx.app.inject({
+      const res = await ctx.app.inject({
         method: 'POST',
         url: '/v1/video-rating/rate',
         payload: { video_id: id, rating: 3 },
         headers: auth,
       });
+      expect(res.statusCode).toBe(200);
     }
-    expect((await tags('/v1/tags/video-rating/unrated', auth)).data.map((x) => x.slug)).toEqual(['neon']);
+    for (const url of sources) {
+      expect(fixed(await all(url, auth)), url).toEqual(newest(7, 6, 4, 3, 2, 1, 0));
+      expect(fixed(await all(url)), url).toEqual(newest(9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+    }
     expect(await all('/v1/video-rating/rated', auth)).toEqual(['f9', 'f8', 'f5']);
     // f5 and f9 belong to the creator who blocks Germany.
     expect(await all('/v1/video-rating/rated', { ...auth, ...DE })).toEqual(['f8']);
-    expect((await tags('/v1/tags/video-rating/unrated')).data.map((x) => x.slug)).toEqual(['neon', 'solo']);
+  });
+
+  it("leave out what the user may not rate: their own videos and their studio's", async () => {
+    const db = ctx.database.db;
+    for (const url of sources)
+      expect(fixed(await all(url, await as(male))), url).toEqual(newest(9, 7, 5, 3, 1));
+    const [studio] = await db.insert(t.studios).values({ name: 'South', keyHash: 'hash-south' }).returning();
+    await db.update(t.users).set({ studioId: studio?.id }).where(eq(t.users.id, trans));
+    const manager = await insertUser(ctx, { studioId: studio?.id, studioRole: 'manager' });
+    for (const url of sources) {
+      expect(fixed(await all(url, await as(manager.id))), url).toEqual(newest(9, 8, 6, 5, 4, 2, 0));
+    }
+    await db.update(t.users).set({ studioId: null }).where(eq(t.users.id, trans));
   });
 });

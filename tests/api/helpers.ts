@@ -42,6 +42,33 @@ export async function createPostgresDatabase(adminUrl: string) {
 
 export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
 
+/** For tests that send thousands of requests from one address: every route does its work instead of a 429. */
+export const NO_RATE_LIMITS = {
+  authRateLimit: 1_000_000,
+  contactRateLimit: 1_000_000,
+  reportRateLimit: 1_000_000,
+} as const satisfies Partial<Config>;
+
+/**
+ * Why an answer breaks the failure contract (never a 5xx; every 4xx JSON `{message}` with a JSON content
+ * type), or undefined when it keeps it.
+ */
+export function errorContractBreach(res: {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  json(): unknown;
+}): string | undefined {
+  if (res.statusCode >= 500) return 'server error';
+  if (res.statusCode < 400) return undefined;
+  if (!String(res.headers['content-type']).startsWith('application/json')) return 'not JSON';
+  try {
+    const body = res.json() as { message?: unknown } | null;
+    return typeof body?.message === 'string' ? undefined : 'no message';
+  } catch {
+    return 'unparsable JSON';
+  }
+}
+
 export async function createTestContext(
   opts: { jobs?: boolean; config?: Partial<Config>; onRoute?: (route: RouteOptions) => void } = {},
 ) {

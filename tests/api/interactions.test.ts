@@ -81,6 +81,24 @@ describe('POST /v1/video-like', () => {
     expect((await counters(video.id))?.likeCount).toBe(2);
   });
 
+  it('keeps like_count and view_count equal to their rows when adds, removes and views arrive at once', async () => {
+    const db = ctx.database.db;
+    const video = await newVideo();
+    const guests = ['guest-race-0001', 'guest-race-0002', 'guest-race-0003'];
+    await Promise.all(
+      guests.flatMap((guest_id) => [
+        ...['add', 'remove', 'add', 'add', 'remove'].map((type) =>
+          post('/v1/video-like', { video_id: video.id, type, guest_id }),
+        ),
+        ...[1, 2, 3].map(() => post('/v1/video-view', { video_id: video.id, guest_id })),
+      ]),
+    );
+    const likes = await db.select().from(t.videoLikes).where(eq(t.videoLikes.videoId, video.id));
+    const views = await db.select().from(t.videoViews).where(eq(t.videoViews.videoId, video.id));
+    expect(views).toHaveLength(3);
+    expect(await counters(video.id)).toMatchObject({ likeCount: likes.length, viewCount: views.length });
+  });
+
   it('validates the payload and needs a viewer', async () => {
     const video = await newVideo();
     const missing = await post('/v1/video-like', { type: 'add', guest_id: 'guest-cccc-3333' });
@@ -208,6 +226,30 @@ describe('POST /v1/video-rating/rate', () => {
     expect(await counters(video.id)).toMatchObject({ ratingCount: 1, ratingSum: 1 });
   });
 
+  it('keeps rating_count and rating_sum equal to the rating rows when rates arrive at once', async () => {
+    const db = ctx.database.db;
+    const video = await newVideo();
+    const others = [];
+    for (let i = 0; i < 3; i++) {
+      const other = await insertUser(ctx, { type: 'user' });
+      others.push(bearer(await issueAccessToken(db, other.id, false)));
+    }
+    // Five first ratings by one user at once, and first ratings by three others alongside.
+    const answers = await Promise.all([
+      ...[1, 2, 3, 4, 5].map((rating) =>
+        post('/v1/video-rating/rate', { video_id: video.id, rating }, bearer(userToken)),
+      ),
+      ...others.map((auth, i) => post('/v1/video-rating/rate', { video_id: video.id, rating: 5 - i }, auth)),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(200));
+    const rows = await db.select().from(t.videoRatings).where(eq(t.videoRatings.videoId, video.id));
+    expect(rows).toHaveLength(4);
+    expect(await counters(video.id)).toMatchObject({
+      ratingCount: rows.length,
+      ratingSum: rows.reduce((sum, r) => sum + r.rating, 0),
+    });
+  });
+
   it('accepts only whole ratings from 1 to 5', async () => {
     const video = await newVideo();
     for (const rating of [0, 6, 2.5, 'x', null]) {
@@ -307,5 +349,27 @@ describe('POST /v1/report-video', () => {
     const rows = await ctx.database.db.select().from(t.reports).where(eq(t.reports.videoId, video.id));
     expect(rows.length).toBe(1);
     expect((await post('/v1/report-video', { ...body, video_id: 987654 })).statusCode).toBe(404);
+  });
+
+  it("never answers one sender's Idempotency-Key with another's report: keys are per caller", async () => {
+    const video = await newVideo();
+    const { guest_id: _, ...anonymous } = valid;
+    const body = { ...anonymous, video_id: video.id, email: 'a@b.example' };
+    const key = { 'idempotency-key': 'shared-key-0000001' };
+    const from = (remoteAddress: string) =>
+      ctx.app.inject({ method: 'POST', url: '/v1/report-video', payload: body, headers: key, remoteAddress });
+    const answers = [
+      await post('/v1/report-video', { ...body, guest_id: 'guest-share-0001' }, key),
+      await post('/v1/report-video', { ...body, guest_id: 'guest-share-0002' }, key),
+      await post('/v1/report-video', body, { ...key, ...bearer(userToken) }),
+      await from('203.0.113.1'),
+      await from('203.0.113.2'),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(answers.some((r) => r.headers['idempotent-replayed'])).toBe(false);
+    const rows = await ctx.database.db.select().from(t.reports).where(eq(t.reports.videoId, video.id));
+    expect(rows.length).toBe(5);
+    // The same caller again is still a replay.
+    expect((await from('203.0.113.2')).headers['idempotent-replayed']).toBe('true');
   });
 });

@@ -60,8 +60,8 @@ export async function makeClip(dir: string, name: string, o: ClipOptions): Promi
  * A 40-minute video made cheaply: a 16x16 black frame once a second, one keyframe a minute. Everything
  * about it is valid except its length.
  */
-export async function makeLongClip(dir: string, minutes: number): Promise<string> {
-  const file = path.join(dir, `long-${minutes}min.mp4`);
+export async function makeLongClip(dir: string, minutes: number, ext = 'mp4'): Promise<string> {
+  const file = path.join(dir, `long-${minutes}min.${ext}`);
   await ffmpeg(
     [
       '-v',
@@ -84,6 +84,20 @@ export async function makeLongClip(dir: string, minutes: number): Promise<string
     { timeoutMs: 120_000 },
   );
   return file;
+}
+
+/**
+ * A Matroska file whose header claims `seconds`, whatever its packets say: the Duration element of the
+ * segment info (ID 0x4489, an 8-byte float in milliseconds at ffmpeg's default timecode scale) rewritten.
+ */
+export async function understateDuration(file: string, seconds: number, name: string): Promise<string> {
+  const bytes = await fs.readFile(file);
+  const at = bytes.indexOf(Buffer.from([0x44, 0x89, 0x88]));
+  if (at < 0) throw new Error(`no Matroska Duration element in ${file}`);
+  bytes.writeDoubleBE(seconds * 1000, at + 3);
+  const out = path.join(path.dirname(file), name);
+  await fs.writeFile(out, bytes);
+  return out;
 }
 
 /** The first half of a file: what a dropped connection or a full disk leaves of a video. */

@@ -21,6 +21,7 @@ const tokens: Record<'viewer' | 'owner' | 'other' | 'manager' | 'channel', strin
 };
 let ownerId = 0;
 let channelId = 0;
+let studioId = 0;
 let png: Buffer;
 
 beforeAll(async () => {
@@ -29,6 +30,7 @@ beforeAll(async () => {
     .insert(t.studios)
     .values({ name: 'Blue Studio', keyHash: 'k1' })
     .returning();
+  studioId = studio?.id ?? 0;
   const owner = await insertUser(ctx, { studioId: studio?.id, studioRole: 'member' });
   ownerId = owner.id;
   const other = await insertUser(ctx);
@@ -188,12 +190,43 @@ describe('POST /v1/profile details, gender, password, colour', () => {
     expect(ok.json().message).toBe(p.passwordChanged);
     const [row] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, ownerId));
     expect(await verifyPassword('brand new pw', row?.passwordHash ?? '')).toBe(true);
-    const managed = await update('manager', {
-      password: 'takeover1',
-      password_confirmation: 'takeover1',
-      user_id: ownerId,
+    // Nobody but the user sets their password: guests 401, a manager or another model acting for them 403.
+    const takeover = { password: 'takeover1', password_confirmation: 'takeover1' };
+    for (const [who, status] of [
+      ['guest', 401],
+      ['manager', 403],
+      ['other', 403],
+    ] as const) {
+      expect((await update(who, { ...takeover, user_id: ownerId })).statusCode, who).toBe(status);
+    }
+    const [after] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, ownerId));
+    expect(after?.passwordHash).toBe(row?.passwordHash);
+  });
+
+  it("ends the user's other sessions on a password change, keeping the one that made it", async () => {
+    const db = ctx.database.db;
+    const model = await insertUser(ctx);
+    const [current, phone, laptop] = await Promise.all(
+      [1, 2, 3].map(() => issueAccessToken(db, model.id, true)),
+    );
+    const profileWith = async (token: string | undefined) =>
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: '/v1/profile',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).statusCode;
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/profile',
+      headers: { authorization: `Bearer ${current}` },
+      payload: { password: 'another pw 1', password_confirmation: 'another pw 1' },
     });
-    expect(managed.statusCode).toBe(403);
+    expect(res.statusCode).toBe(200);
+    expect(await profileWith(current)).toBe(200);
+    expect([await profileWith(phone), await profileWith(laptop)]).toEqual([401, 401]);
+    expect(await profileWith(tokens.other)).toBe(200);
   });
 
   it('sets a channel colour; models and viewers get 403; bad values 422', async () => {
@@ -204,6 +237,24 @@ describe('POST /v1/profile details, gender, password, colour', () => {
     expect((await update('viewer', { color: '#ff0066' })).statusCode).toBe(403);
     expect422(await update('channel', { color: 'red' }), 'color', p.invalidColor);
     expect(channelId).toBeGreaterThan(0);
+  });
+
+  it('colour for someone else: guest 401, another creator 403, the manager of a studio channel 200', async () => {
+    const member = await insertUser(ctx, { type: 'channel', studioId, studioRole: 'member' });
+    for (const [who, user_id, status] of [
+      ['guest', channelId, 401],
+      ['other', channelId, 403],
+      ['manager', channelId, 403],
+      ['other', member.id, 403],
+      ['manager', member.id, 200],
+    ] as const) {
+      const res = await update(who, { color: '#00aa11', user_id });
+      expect(res.statusCode, `${who} for ${user_id}`).toBe(status);
+    }
+    const [row] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, member.id));
+    expect(row?.color).toBe('#00aa11');
+    const [untouched] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, channelId));
+    expect(untouched?.color).toBe('#ff0066');
   });
 
   it('422 when nothing is sent', async () => {
@@ -280,14 +331,20 @@ describe('POST /v1/profile images (multipart)', () => {
     }
   });
 
-  it('refuses a 17 MB file with the spec message', async () => {
-    const big = Buffer.concat([png, Buffer.alloc(17 * 1024 * 1024)]);
-    const res = await upload('owner', {
-      profile_photo: { filename: 'big.png', contentType: 'image/png', data: big },
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe('Image size cannot be bigger than 16MB');
-  });
+  it.each(['profile_photo', 'profile_cover'])(
+    'refuses a 17 MB %s with the spec message under its field',
+    async (field) => {
+      const big = Buffer.concat([png, Buffer.alloc(17 * 1024 * 1024)]);
+      const res = await upload('owner', {
+        [field]: { filename: 'big.png', contentType: 'image/png', data: big },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({
+        message: 'Image size cannot be bigger than 16MB',
+        errors: { [field]: ['Image size cannot be bigger than 16MB'] },
+      });
+    },
+  );
 
   it('permission matrix: guest 401, viewer 403, another model 403, manager allowed', async () => {
     const parts = { profile_photo: { filename: 'a.png', contentType: 'image/png', data: png } };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { createTestContext, insertUser, type TestContext } from './helpers';
-import { type Cast, createCast, type Role } from './social-helpers';
+import { type Cast, createCast, type Role, roles } from './social-helpers';
 
 let ctx: TestContext;
 let cast: Cast;
@@ -82,6 +82,24 @@ describe('POST /v1/link-click', () => {
       message: 'Missing link id.',
       errors: { link_id: ['Missing link id.'] },
     });
+  });
+});
+
+// Open to every viewer, and always attributed to the one sending: a user_id in the body (here the owner's)
+// never makes a guest or another user count as someone else.
+describe.each(['/v1/event', '/v1/link-click'] as const)('permission matrix of %s', (url) => {
+  it.each(roles)('%s: 201, counted for that viewer', async (role) => {
+    const table = url === '/v1/event' ? t.events : t.linkClicks;
+    const body = {
+      ...(url === '/v1/event' ? { event_id: 3 } : { link_id: linkId }),
+      user_id: cast.ids.owner,
+    };
+    const res = await post(url, role === 'guest' ? { ...body, guest_id: GUEST } : body, cast.headers[role]);
+    expect(res.statusCode).toBe(201);
+    const rows = await ctx.database.db.select().from(table);
+    expect(rows.at(-1)).toMatchObject(
+      role === 'guest' ? { userId: null, guestId: GUEST } : { userId: cast.ids[role], guestId: null },
+    );
   });
 });
 
@@ -183,6 +201,30 @@ describe('Idempotency-Key replays', () => {
       { 'idempotency-key': 'retry-key-0001' },
     );
     expect(ok.statusCode).toBe(201);
+  });
+
+  it('forgets answers after 7 days', async () => {
+    const fresh = await createTestContext();
+    try {
+      const old = new Date(Date.now() - 8 * 24 * 3600_000);
+      const recent = new Date(Date.now() - 6 * 24 * 3600_000);
+      const row = { scope: 'event', caller: `g:${GUEST}`, statusCode: 201, body: { status: 'ok' } };
+      await fresh.database.db.insert(t.idempotencyKeys).values([
+        { ...row, key: 'expired-key-0001', createdAt: old },
+        { ...row, key: 'recent-key-00001', createdAt: recent },
+      ]);
+      const res = await fresh.app.inject({
+        method: 'POST',
+        url: '/v1/event',
+        headers: { 'idempotency-key': 'new-key-0000001' },
+        payload: { event_id: 1, guest_id: GUEST },
+      });
+      expect(res.statusCode).toBe(201);
+      const keys = await fresh.database.db.select({ key: t.idempotencyKeys.key }).from(t.idempotencyKeys);
+      expect(keys.map((k) => k.key).sort()).toEqual(['new-key-0000001', 'recent-key-00001']);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('rejects a malformed key with a message', async () => {

@@ -10,7 +10,7 @@ import { ffmpeg } from '../../server/media/ffmpeg';
 import { liveJobsOf, UNPUBLISHED_AT } from '../../server/media/pipeline';
 import { multipartBody } from './form';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
-import { makeClip, makeLongClip, truncate } from './media-fixtures';
+import { makeClip, makeLongClip, truncate, understateDuration } from './media-fixtures';
 import { bearer } from './social-helpers';
 
 let ctx: TestContext;
@@ -280,6 +280,12 @@ describe('files that are not acceptable videos (ffprobe decides, not the name)',
 
   it('refuses a 40-minute video', async () => {
     await refusals(await makeLongClip(fixtures, 40), 'The video is longer than 30 minutes.');
+  });
+
+  it('refuses a 31-minute video whose header says one minute', async () => {
+    const long = await makeLongClip(fixtures, 31, 'mkv');
+    const file = await understateDuration(long, 60, 'understated.mkv');
+    await refusals(file, 'The video is longer than 30 minutes.', 'understated.mkv');
   });
 
   it('refuses an image and an empty file', async () => {

@@ -110,6 +110,7 @@ describe('POST /v1/profile/verification', () => {
     ['address', m.address],
     ['country', m.country],
     ['date_of_birth', m.dateOfBirth],
+    ['age', m.age],
     ['stage_name', m.stageName],
     ['identification', m.identification],
     ['identification_id', m.identificationId],
@@ -133,11 +134,41 @@ describe('POST /v1/profile/verification', () => {
     expect(res.json().errors[field]).toEqual([message]);
   });
 
-  it('422 for an age field that is not a number, an unknown ID type and a text file as photo', async () => {
+  it.each([
+    ['age', '', m.age],
+    ['age', 'old', m.age],
+    ['age', '17', m.underage],
+    ['age', '30', m.ageMismatch],
+    ['gender', 'f', messages.auth.invalidGender],
+    ['country', 'XX', m.country],
+    ['country', 'UK', m.country],
+  ])('422 for %s "%s": "%s"', async (field, value, message) => {
     const { token } = await creator();
-    expect((await send(token, { ...fields({ age: 'old' }), ...images() })).json().errors.age).toEqual([
-      m.age,
-    ]);
+    const res = await send(token, { ...fields({ [field]: value }), ...images() });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[field]).toEqual([message]);
+  });
+
+  it('takes an age a day off at a birthday: the client counts in its own time zone', async () => {
+    const { token } = await creator();
+    const res = await send(token, { ...fields({ date_of_birth: yearsAgo(25, 1), age: '25' }), ...images() });
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('422 for a 17 MB photo, under its own field', async () => {
+    const { token } = await creator();
+    const big = Buffer.concat([jpg, Buffer.alloc(17 * 1024 * 1024)]);
+    const res = await send(token, {
+      ...fields(),
+      ...images(),
+      back_picture_id: { filename: 'back.jpg', contentType: 'image/jpeg', data: big },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({ back_picture_id: [messages.profile.imageTooLarge] });
+  });
+
+  it('422 for an unknown ID type and a text file as photo', async () => {
+    const { token } = await creator();
     expect(
       (await send(token, { ...fields({ identification: 'library-card' }), ...images() })).json().errors
         .identification,
@@ -167,6 +198,31 @@ describe('POST /v1/profile/verification', () => {
       (await send(t2, { ...fields({ date_of_birth: '2001-02-30' }), ...images() })).json().errors
         .date_of_birth,
     ).toEqual([m.dateOfBirth]);
+  });
+
+  // Identity documents are the sender's own: a user_id naming someone else is ignored, so a studio manager
+  // or another model can never verify (or block the verification of) another creator.
+  it.each([
+    ['manager of their studio', true, 409],
+    ['another model', false, 201],
+  ])('a %s sending user_id of a member only ever acts on their own account', async (_, manager, status) => {
+    const [studio] = await ctx.database.db
+      .insert(t.studios)
+      .values({ name: 'S', keyHash: `k-${status}` })
+      .returning();
+    const { user: member } = await creator({ studioId: studio?.id, studioRole: 'member' });
+    const actor = await creator(
+      manager ? { verificationStatus: 'approved', studioId: studio?.id, studioRole: 'manager' } : {},
+    );
+    const res = await send(actor.token, { ...fields(), ...images(), user_id: String(member.id) });
+    expect(res.statusCode).toBe(status);
+    const [row] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, member.id));
+    expect(row?.verificationStatus).toBe('none');
+    const requests = await ctx.database.db
+      .select()
+      .from(t.verificationRequests)
+      .where(eq(t.verificationRequests.userId, member.id));
+    expect(requests).toEqual([]);
   });
 
   it('permission matrix: guest 401, viewer 403, a channel may, an approved creator gets 409', async () => {

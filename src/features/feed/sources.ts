@@ -82,7 +82,7 @@ export function feedSource(route: FeedRoute, params: Params, query = ''): FeedSo
     case 'rating':
       return {
         key: 'rating',
-        firstUrl: `/v1/video-rating/unrated${q}`,
+        firstUrl: `/v1/tags/video-rating/unrated${q}`,
         title: 'Unrated videos',
         rating: true,
       };
