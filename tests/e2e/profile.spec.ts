@@ -14,10 +14,6 @@ async function login(request: APIRequestContext, page: Page, email: string) {
   return { id: body.user.id as number, bearer: { Authorization: `Bearer ${body.access_token}` } };
 }
 
-const phoneOnly = () =>
-  // Signing in is rate limited per address (10 a window for the whole run): the owner views run once.
-  test.skip(test.info().project.name !== 'phone', 'owner views run in the phone project');
-
 test.describe('profile', () => {
   test.beforeEach(async ({ context }) => {
     // The demo links point at made-up hosts: the new tab gets a blank page instead of a DNS error.
@@ -113,7 +109,6 @@ test.describe('profile', () => {
     page,
     request,
   }) => {
-    phoneOnly();
     const owner = await login(request, page, 'luna.vega@demo.test');
     const views: string[] = [];
     page.on('request', (r) => {
@@ -147,7 +142,6 @@ test.describe('profile', () => {
   });
 
   test("a plain user's own profile shows the followed models and liked videos", async ({ page, request }) => {
-    phoneOnly();
     const sam = await login(request, page, 'sam.viewer@demo.test');
     const luna = (await (await request.get('/v1/users/luna_vega')).json()).data;
     const lunaVideos = (

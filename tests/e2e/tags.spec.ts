@@ -47,7 +47,7 @@ test.describe('tag grid', () => {
     // The demo has fewer than 31 clips per tag: the server's own pages, cut to 2 a page, stand in.
     const tag = (await (await request.get('/v1/videos?per_page=1')).json()).data[0].tags[0];
     const all = (await (await request.get(`/v1/tags/${tag.id}/videos?per_page=30`)).json()).data;
-    test.skip(all.length < 3, 'needs a tag with 3 videos');
+    expect(all.length, 'the demo tag needs 3 videos').toBeGreaterThanOrEqual(3);
     const asked: string[] = [];
     await page.route(
       (url) => url.pathname === `/v1/tags/${tag.id}/videos`,
