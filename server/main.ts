@@ -32,21 +32,28 @@ const url = config.publicUrl;
 const log = (msg: string) => console.log(`[shortcams] ${msg}`);
 log(`listening on ${url} (database: ${runtime.database.kind}, data: ${config.dataDir})`);
 
-let pending = 0;
-if (config.seedDemo) {
-  pending = await seedDemo(
+/** The demo's first start: seeds, then waits for its videos. False when a shutdown came first. */
+async function seedAndWait(): Promise<boolean> {
+  if (!config.seedDemo) return true;
+  const pending = await seedDemo(
     { database: runtime.database, storage: runtime.storage, jobs: runtime.jobs, log },
-    {
-      videoCount: config.demoVideoCount,
-    },
+    { videoCount: config.demoVideoCount },
   );
-  if (pending > 0) {
-    log(`generating ${pending} demo videos with ffmpeg (the feed fills as they finish)…`);
-    await runtime.jobs.idle('demo-media');
-  }
+  if (pending === 0) return true;
+  log(`generating ${pending} demo videos with ffmpeg (the feed fills as they finish)…`);
+  await runtime.jobs.idle('demo-media');
+  return true;
 }
-const seconds = ((performance.now() - started) / 1000).toFixed(1);
-log(`ready in ${seconds}s: open ${url}`);
-if (config.seedDemo) {
-  for (const l of demoLogins()) log(`demo ${l.role}: ${l.email} / ${l.password}`);
+
+// A shutdown while the demo is seeded closes the database and the job queue under it: not an error.
+const seeded = await seedAndWait().catch((err: unknown) => {
+  if (closing) return false;
+  throw err;
+});
+if (seeded) {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  log(`ready in ${seconds}s: open ${url}`);
+  if (config.seedDemo) {
+    for (const l of demoLogins()) log(`demo ${l.role}: ${l.email} / ${l.password}`);
+  }
 }

@@ -4,7 +4,7 @@
 // the validation. The fragments below are the rules several calls share, worded once.
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { errorResponseSchema, videoListSchema } from '../../src/contract';
+import { errorResponseSchema, socialMessages, videoListSchema } from '../../src/contract';
 
 export interface DocResponse {
   description: string;
@@ -88,6 +88,17 @@ export const rateLimited = (max: number, windowMs: number): DocResponse => ({
 export const guestOrUser =
   'Guests send `guest_id` (8-64 of A-Z a-z 0-9 -), users a bearer token; an unknown or expired token ' +
   'counts as a guest.';
+
+/** What a call that must attribute its row to someone (identifiedViewer) answers without anyone. */
+export const noViewer =
+  `Without either: 422 \`${socialMessages.missingViewer}\`. A bearer that no longer works and no ` +
+  '`guest_id`: 401, so the client forgets its session and sends again as a guest.';
+
+/** The 401 of those calls. */
+export const staleBearer: DocResponse = {
+  description: 'A bearer that no longer works, and no `guest_id`.',
+  ...ERR,
+};
 
 /**
  * The calls the client's outbox sends and replays: the header, its 400 and the rule. Failed requests are

@@ -2,6 +2,7 @@
 // and region from trusted proxy headers, for geo-blocking). Resolved once per request, lazily.
 import type { FastifyRequest } from 'fastify';
 import { messages } from '../../src/contract/messages';
+import { socialMessages } from '../../src/contract/social';
 import { type UserRow, userForAccessToken } from '../auth/tokens';
 import type { AppDeps } from '../deps';
 import { HttpError } from './errors';
@@ -82,4 +83,19 @@ export async function requireUser(request: FastifyRequest, deps: AppDeps): Promi
   const { user } = await viewerOf(request, deps);
   if (!user) throw new HttpError(401, messages.server.unauthenticated);
   return user;
+}
+
+/**
+ * A viewer a per-viewer row can be attributed to (a like, a click): the bearer's user, else a well-formed
+ * guest_id. A bearer that no longer works is a 401, not a missing guest id: the client's session ended,
+ * and its outbox sends the post again as the device's guest.
+ */
+export async function identifiedViewer(
+  request: FastifyRequest,
+  deps: AppDeps,
+): Promise<Viewer & { key: string }> {
+  const viewer = await viewerOf(request, deps);
+  if (viewer.key) return { ...viewer, key: viewer.key };
+  if (bearerOf(request)) throw new HttpError(401, messages.server.unauthenticated);
+  throw new HttpError(422, socialMessages.missingViewer, { guest_id: [socialMessages.missingViewer] });
 }

@@ -1,6 +1,6 @@
 // The one place that starts ffmpeg/ffprobe processes. Argument lists come from the pure builders in
 // args.ts; this wrapper only resolves the binary, runs it and turns a failure into a readable error.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -47,10 +47,21 @@ export class MediaToolError extends Error {
   }
 }
 
+/**
+ * Media tools still running. A server that exits (a shutdown, a crash) takes them along: an orphaned ffmpeg
+ * would go on transcoding a video whose job is handed to another worker after the restart.
+ */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Runs a binary to completion; rejects with the last lines of stderr on a non-zero exit. */
 export function run(bin: string, args: readonly string[], opts: { timeoutMs?: number } = {}) {
   return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    child.on('exit', () => running.delete(child));
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {

@@ -20,9 +20,11 @@ import {
   ERR,
   guestOrUser,
   invalid,
+  noViewer,
   type Operation,
   rateLimited,
   replayable,
+  staleBearer,
   unauthenticated,
   videoNotFound,
 } from '../http/doc';
@@ -30,7 +32,7 @@ import { HttpError, notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
 import { reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
-import { callerKey, requireUser, type Viewer, viewerOf } from '../http/viewer';
+import { callerKey, identifiedViewer, requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 /**
@@ -49,13 +51,6 @@ async function visibleVideoId(db: Db, viewer: Viewer, videoId: number): Promise<
   return row.id;
 }
 
-const MISSING_GUEST = 'Missing guest id.';
-
-function requireViewerKey(viewer: Viewer): string {
-  if (viewer.key) return viewer.key;
-  throw new HttpError(422, MISSING_GUEST, { guest_id: [MISSING_GUEST] });
-}
-
 const OWN_VIDEO = 'You cannot rate your own video.';
 
 export default async function interactionRoutes(app: FastifyInstance, deps: AppDeps) {
@@ -66,7 +61,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     auth: 'optional',
     body: videoLikeSchema,
     description:
-      `${guestOrUser} Without either: 422 \`${MISSING_GUEST}\`. \`type\` sets the state: \`add\` twice is ` +
+      `${guestOrUser} ${noViewer} \`type\` sets the state: \`add\` twice is ` +
       'one like, `remove` of nothing changes nothing; `likeCount` moves only when the like really appears ' +
       'or goes, in the same transaction.',
     responses: {
@@ -76,14 +71,15 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
           data: v.object({ videoId: v.number(), isLiked: v.boolean(), likeCount: v.number() }),
         }),
       },
+      401: staleBearer,
       404: videoNotFound,
       422: invalid,
     },
   });
   app.post('/v1/video-like', { config: { doc: likeDoc } }, async (request, reply) => {
     const input = parse(videoLikeSchema, request.body);
-    const viewer = await viewerOf(request, deps);
-    const key = requireViewerKey(viewer);
+    const viewer = await identifiedViewer(request, deps);
+    const { key } = viewer;
     const videoId = await visibleVideoId(db, viewer, input.video_id);
     return idempotent(deps, request, reply, 'video-like', (outer) =>
       outer.transaction(async (tx) => {

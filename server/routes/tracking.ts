@@ -3,38 +3,30 @@
 // counted twice. All answer 201 {status:'ok'}; a post that is acknowledged but deliberately not counted
 // (your own profile) answers the same, so the outbox can drop it.
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
 import {
   eventIds,
   eventSchema,
   linkClickSchema,
   profileViewSchema,
-  socialMessages,
   trackingResponseSchema,
 } from '../../src/contract';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
-import { type DocResponse, ERR, guestOrUser, invalid, replayable } from '../http/doc';
-import { HttpError, notFound } from '../http/errors';
+import { type DocResponse, ERR, guestOrUser, invalid, noViewer, replayable, staleBearer } from '../http/doc';
+import { notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
 import { parse } from '../http/validate';
-import { type Viewer, viewerOf } from '../http/viewer';
+import { identifiedViewer } from '../http/viewer';
 
 const OK = { status: 201, body: { status: 'ok' } } as const;
-
-/** A tracking row needs someone to attribute it to: the bearer's user, else a well-formed guest_id. */
-async function identifiedViewer(request: FastifyRequest, deps: AppDeps): Promise<Viewer> {
-  const viewer = await viewerOf(request, deps);
-  if (!viewer.key)
-    throw new HttpError(422, socialMessages.missingViewer, { guest_id: [socialMessages.missingViewer] });
-  return viewer;
-}
 
 /** The reference entry of a counter: `target` names what a 404 means, for posts that name something. */
 function counterDoc(summary: string, body: v.GenericSchema, opts: { target?: string; extra?: string } = {}) {
   const responses: Record<number, DocResponse> = {
     201: { description: 'Acknowledged: `{status: "ok"}`.', schema: trackingResponseSchema },
+    401: staleBearer,
     422: invalid,
   };
   if (opts.target) responses[404] = { description: opts.target, ...ERR };
@@ -42,7 +34,7 @@ function counterDoc(summary: string, body: v.GenericSchema, opts: { target?: str
     summary,
     auth: 'optional',
     body,
-    description: `${guestOrUser} Without either: 422 \`${socialMessages.missingViewer}\`.${opts.extra ?? ''}`,
+    description: `${guestOrUser} ${noViewer}${opts.extra ?? ''}`,
     responses,
   });
 }

@@ -187,7 +187,11 @@ async function insertRows(db: Db, videoCount: number) {
         })
         .returning({ id: t.videos.id });
       const id = video?.id as number;
-      const picked = [0, 1, 2].map((k) => tags[(i * 5 + k * 3) % tags.length]).filter((x) => x !== undefined);
+      // Every third clip carries more tags than the feed shows at once (5), so the ⋯ chip has work to do.
+      const tagCount = i % 3 === 0 ? 7 : 3;
+      const picked = Array.from({ length: tagCount }, (_, k) => tags[(i * 5 + k * 3) % tags.length]).filter(
+        (x) => x !== undefined,
+      );
       await tx.insert(t.videoTags).values(
         [...new Map(picked.map((tag) => [tag.id, tag])).values()].map((tag, position) => ({
           videoId: id,

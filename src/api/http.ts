@@ -27,6 +27,8 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** Extra headers, e.g. the outbox's Idempotency-Key. */
   headers?: Record<string, string>;
+  /** Give up after this long with a network error (status 0): a hung request must not hold a queue. */
+  timeoutMs?: number;
   /**
    * Statuses that mean "sign in again" for this call (spec §6/§8: 403 on a profile update, 402 on link
    * calls): the app goes to /login, and the call still fails for its caller.
@@ -77,6 +79,7 @@ export async function apiFetch(
     schema,
     headers: extra,
     loginOn,
+    timeoutMs,
   }: RequestOptions & { schema?: v.GenericSchema } = {},
 ): Promise<unknown> {
   const identity = await withIdentity(rawPath, method, rawBody);
@@ -89,16 +92,28 @@ export async function apiFetch(
     payload = JSON.stringify(body);
   }
 
+  const deadline = timeoutMs === undefined ? undefined : new AbortController();
+  const timer = deadline && setTimeout(() => deadline.abort(), timeoutMs);
+  signal?.addEventListener('abort', () => deadline?.abort(), { once: true });
   let response: Response;
+  let json: unknown;
   try {
-    response = await fetch(path, { method, headers, body: payload, signal, credentials: 'same-origin' });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: payload,
+      signal: deadline?.signal ?? signal,
+      credentials: 'same-origin',
+    });
+    json = await readJson(response);
   } catch (error) {
     // An abort is the caller's own decision, not a failure to report.
     if (signal?.aborted) throw error;
     throw new ApiError(0, NETWORK_ERROR_MESSAGE, undefined, { cause: error });
+  } finally {
+    clearTimeout(timer);
   }
 
-  const json = await readJson(response);
   if (!response.ok && loginOn?.includes(response.status)) redirectToLogin();
   if (!response.ok) {
     const parsed = v.safeParse(errorResponseSchema, json);

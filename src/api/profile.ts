@@ -1,4 +1,9 @@
-import { type ProfileDetailsInput, type ProfileLinksInput, profileUpdateResponseSchema } from '../contract';
+import {
+  followingModelsResponseSchema,
+  type ProfileDetailsInput,
+  type ProfileLinksInput,
+  profileUpdateResponseSchema,
+} from '../contract';
 import { apiFetch } from './http';
 
 /** One of the profile forms: details, gender, password (with confirmation) or colour. */
@@ -27,4 +32,16 @@ export function updateLinks(links: ProfileLinksInput['links'], signal?: AbortSig
     signal,
     loginOn: [402],
   });
+}
+
+/** GET /v1/profile/liked-videos: the first page of a plain user's liked videos (own profile, bearer). */
+export const LIKED_VIDEOS_PATH = '/v1/profile/liked-videos?page=1';
+
+/** GET /v1/profile/following-models: the creators the signed-in user follows, live ones first. */
+export async function fetchFollowingModels(signal?: AbortSignal) {
+  const { data } = await apiFetch('/v1/profile/following-models', {
+    schema: followingModelsResponseSchema,
+    signal,
+  });
+  return data.map((entry) => entry.model);
 }

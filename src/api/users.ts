@@ -18,3 +18,7 @@ export function postFollow(modelId: number, follow: boolean, signal?: AbortSigna
     signal,
   });
 }
+
+/** GET /v1/users/{slug}/videos: the first page of a profile's videos grid (30 a page, then links.next). */
+export const userVideosPath = (idOrSlug: string | number) =>
+  `/v1/users/${encodeURIComponent(String(idOrSlug))}/videos?page=1`;

@@ -1,7 +1,8 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { trackEvent } from '../api/tracking';
+import { homeGenerationAtom } from '../state/home';
 import { ageConfirmedAtom, currentVideoAtom } from '../state/preferences';
 import { CompassIcon, HomeIcon, MenuIcon, PlusIcon, TvIcon, UserIcon } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
@@ -40,7 +41,7 @@ function UploadTabIcon() {
 export function AppLayout() {
   const { pathname } = useLocation();
   // Spec: tapping the home tab while on it re-mounts the home screen (fresh feed from the top).
-  const [homeGeneration, setHomeGeneration] = useState(0);
+  const [homeGeneration, setHomeGeneration] = useAtom(homeGenerationAtom);
   const key = pathname === '/' ? `home-${homeGeneration}` : 'screen';
   const [menuOpen, setMenuOpen] = useState(false);
   // Mounted from the first open on, so that later opens (and the closing) need no loading.

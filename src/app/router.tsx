@@ -1,7 +1,9 @@
 import { lazy } from 'react';
-import { type RouteObject, useRoutes } from 'react-router';
+import { type RouteObject, useLocation, useNavigationType, useRoutes } from 'react-router';
+import { backgroundOf, NavigationTypeContext } from '../state/panel';
 import { AppLayout } from './layout';
 import type { ScreenTitle } from './PlaceholderScreen';
+import { ProfilePanel } from './ProfilePanel';
 import { RequireAuth } from './RequireAuth';
 
 // Every screen is its own chunk: the shell ships only the layout, and a screen costs bytes when opened.
@@ -11,6 +13,7 @@ const HomeScreen = lazy(() => loadHome().then((m) => ({ default: m.HomeScreen })
 const ProfileScreen = lazy(() =>
   import('../features/profile/ProfileScreen').then((m) => ({ default: m.ProfileScreen })),
 );
+const TagScreen = lazy(() => import('../features/tags/TagScreen').then((m) => ({ default: m.TagScreen })));
 const PageScreen = lazy(() =>
   import('../features/pages/PageScreen').then((m) => ({ default: m.PageScreen })),
 );
@@ -64,7 +67,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomeScreen /> },
 
-          placeholder('tag/:id', 'Tag'),
+          { path: 'tag/:id', element: <TagScreen /> },
           feed('tag/:id/feed', 'tag'),
           feed('tag/:slug/recommended/:videoId', 'tag-video'),
           feed('tag/:slug/videos/:id', 'tag-video'),
@@ -129,5 +132,19 @@ export const routes: RouteObject[] = [
  * and the data router would add some 15 KB gzipped to the first download of every route.
  */
 export function AppRoutes() {
-  return useRoutes(routes);
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  const background = backgroundOf(location);
+  // Always an explicit location, so that opening a panel keeps the same element tree (and the feed mounted).
+  const screen = useRoutes(routes, background ?? location);
+  const panel = useRoutes(panelRoutes, location);
+  return (
+    <NavigationTypeContext value={navigationType}>
+      {screen}
+      {background && panel}
+    </NavigationTypeContext>
+  );
 }
+
+/** What may open as a panel over the screen on show: a creator's profile. */
+const panelRoutes: RouteObject[] = [{ path: ':slug', element: <ProfilePanel /> }];

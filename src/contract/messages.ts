@@ -67,6 +67,11 @@ export const messages = {
     linkDeleted: 'Link deleted successfully',
     photoUpdated: 'Profile image updated successfully',
     coverUpdated: 'Cover image updated successfully',
+    // Spec §8 empty states of the profile screen.
+    noLinks: 'No links available.',
+    noVideos: 'No uploaded videos yet.',
+    notFollowing: 'You are not following any model yet',
+    linkCopied: 'Link copied',
   },
   verification: {
     legalName: 'Full Name is required.',

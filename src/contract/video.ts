@@ -15,6 +15,8 @@ export const videoAuthorSchema = v.object({
   name: v.string(),
   avatar: v.nullable(v.string()),
   isLive: v.picklist([0, 1]),
+  /** The link of a live creator marked live (their room): the feed's live chip opens it. */
+  liveLink: v.optional(v.nullable(v.object({ id: v.number(), name: v.string(), url: v.string() }))),
 });
 
 export const videoSchema = v.object({

@@ -69,15 +69,27 @@ export async function pending(): Promise<OutboxEntry[]> {
 }
 
 /**
+ * Keys this context has handed to a sender: each may have reached the server, so no later state may collapse
+ * into it (the server would answer the new body with the stored answer of the old one). Never pruned: a
+ * stale list read elsewhere could still name a sent entry, and a session sends a few thousand at most.
+ */
+const onTheWire = new Set<string>();
+let flushing: Promise<void> | null = null;
+
+/**
  * Queues a post. A like and an unlike of the same video collapse into the last state, but only while the
- * earlier one was never attempted: once attempted it may have reached the server under its key, so the new
- * state goes as a new entry after it.
+ * earlier one is quietly waiting (never attempted, no flush under way): once a sender may have it, it may
+ * reach the server under its key, so the new state goes as a new entry after it.
  */
 export async function enqueue(kind: OutboxKind, body: Record<string, unknown>, collapseKey?: string) {
   const queue = await pending();
   const seq = Math.max(Date.now() * 1000, (queue.at(-1)?.seq ?? 0) + 1, seqCounter + 1);
   seqCounter = seq;
-  const twin = collapseKey ? queue.find((e) => e.collapseKey === collapseKey && e.attempts === 0) : undefined;
+  // Never while a flush runs: it may have read the twin already and would send the old state under its key.
+  const twin =
+    collapseKey && !flushing
+      ? queue.find((e) => e.collapseKey === collapseKey && e.attempts === 0 && !onTheWire.has(e.id))
+      : undefined;
   const entry: OutboxEntry = twin
     ? { ...twin, body }
     : { id: crypto.randomUUID(), kind, body, collapseKey, seq, attempts: 0, notBefore: 0 };
@@ -86,8 +98,6 @@ export async function enqueue(kind: OutboxKind, body: Record<string, unknown>, c
   void flush();
   return entry.id;
 }
-
-let flushing: Promise<void> | null = null;
 
 /**
  * Sends what is due, oldest first. Stops at the first failure that is worth retrying so that order is kept
@@ -105,6 +115,7 @@ export function flush(now: () => number = Date.now, send = defaultSender): Promi
           scheduleRetry(entry.notBefore - now(), send);
           break;
         }
+        onTheWire.add(entry.id);
         try {
           if ((await send(entry)) === 'held') break;
           await del(entry.id, outboxDb());

@@ -1,6 +1,7 @@
 // The page's side of the outbox: entries go out through the API client (bearer for users, guest_id for
 // guests), and the queue is replayed whenever sending may work again.
 import { ApiError, apiFetch } from '../api/http';
+import { expireSession, readAuth } from '../state/auth';
 import {
   flush,
   OUTBOX_SYNC_MESSAGE,
@@ -25,15 +26,24 @@ function requestBackgroundSync() {
     .catch(() => undefined);
 }
 
+/** A send that hangs is given up after this long and retried later under the same key. */
+export const OUTBOX_SEND_TIMEOUT_MS = 15_000;
+
 export const sendThroughApi: OutboxSender = async (entry) => {
   try {
     await apiFetch(`/v1/${entry.kind}`, {
       method: 'POST',
       body: entry.body,
       headers: { 'Idempotency-Key': entry.id },
+      timeoutMs: OUTBOX_SEND_TIMEOUT_MS,
     });
   } catch (error) {
     if (error instanceof ApiError && error.status === 0) requestBackgroundSync();
+    // The session ended while the post waited: it is still the device's tap, sent again as its guest.
+    if (error instanceof ApiError && error.status === 401 && readAuth()) {
+      expireSession();
+      return sendThroughApi(entry);
+    }
     throw error;
   }
   return 'sent';

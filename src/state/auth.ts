@@ -1,5 +1,6 @@
 import { atom } from 'jotai';
 import type { UserType } from '../contract';
+import { appStore } from './store';
 
 export interface Auth {
   accessToken: string;
@@ -44,4 +45,13 @@ export function clearAuth() {
 export function logout() {
   clearAuth();
   window.location.assign('/');
+}
+
+/**
+ * The server no longer knows the token (expired, revoked by a password change): forget it without a reload,
+ * so the screen on show goes on as a guest's and the login wrapper takes over where it must.
+ */
+export function expireSession() {
+  clearAuth();
+  appStore.set(authAtom, null);
 }

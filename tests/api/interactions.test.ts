@@ -113,6 +113,14 @@ describe('POST /v1/video-like', () => {
     const nobody = await post('/v1/video-like', { video_id: video.id, type: 'add' });
     expect(nobody.statusCode).toBe(422);
     expect(nobody.json().message).toBe('Missing guest id.');
+    // A phone that kept a revoked token learns that its session ended (and may send again as a guest).
+    const stale = await post(
+      '/v1/video-like',
+      { video_id: video.id, type: 'add' },
+      { authorization: 'Bearer no-longer-valid-token' },
+    );
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json().message).toBe('Unauthenticated.');
   });
 
   it('refuses videos that are not public or are geo-blocked for the viewer', async () => {

@@ -28,6 +28,12 @@ beforeAll(async () => {
       await ctx.database.db.insert(t.videoTags).values({ videoId: video.id, tagId: neon.id });
   }
   ids.neon = neon?.id ?? 0;
+  // The live creator's room link (and an ordinary link that must not be taken for it).
+  await ctx.database.db.insert(t.links).values([
+    { userId: male.id, name: 'Shop', url: 'https://shop.example/m', position: 0 },
+    { userId: male.id, name: 'My room', url: 'https://cams.example/m', isLive: true, position: 1 },
+    { userId: trans.id, name: 'Room', url: 'https://cams.example/t', isLive: true, position: 0 },
+  ]);
   // Never public: still processing, failed, deleting, or scheduled for tomorrow.
   await insertVideo(ctx, { userId: male.id, title: 'processing', status: 'processing' });
   await insertVideo(ctx, { userId: male.id, title: 'error', status: 'error' });
@@ -56,6 +62,9 @@ describe('GET /v1/videos', () => {
     expect(first?.thumbnailUrl).toBe('/media/videos/x/thumb.jpg');
     expect(first?.user).toMatchObject({ avatar: '/media/users/1/avatar.jpg', isLive: 1 });
     expect(first?.tags.map((tag) => tag.slug)).toEqual(['neon']);
+    // The feed's live chip opens the room of a creator on air; nobody else's link is handed out as live.
+    expect(first?.user.liveLink).toMatchObject({ name: 'My room', url: 'https://cams.example/m' });
+    expect(body.data.find((x) => x.title === 'v1')?.user.liveLink).toBeNull();
   });
 
   it('pages without gaps or repeats and links to the next page with the same filters', async () => {

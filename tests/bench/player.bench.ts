@@ -119,6 +119,9 @@ async function swipeFigures(context: BrowserContext, page: Page, label: string) 
     `${median(swipes).toFixed(0)} ms (max ${Math.max(...swipes).toFixed(0)} ms` +
     `${stuck ? `, ${stuck} swipes showed no frame within 5 s` : ''})`;
 
+  // Both readings after a full collection: the figure is what stays alive, not what awaits the collector.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
   const heapBefore = await usedHeap(page);
   let maxVideos = 0;
   let maxMse = 0;
@@ -131,7 +134,6 @@ async function swipeFigures(context: BrowserContext, page: Page, label: string) 
     maxVideos = Math.max(maxVideos, await page.locator('video').count());
     maxMse = Math.max(maxMse, await page.locator('video[src^="blob:"]').count());
   }
-  const cdp = await context.newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   const heapAfter = await usedHeap(page);
   const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);

@@ -93,6 +93,9 @@ test.describe('feed acceptance', () => {
       await page.goto(route);
       await expect(current(page).locator('video'), route).toBeVisible();
       if (title) await expect(current(page), route).toHaveAttribute('aria-label', title);
+      // A tag feed opened by id is titled with the tag's name.
+      if (route === routes[0]?.[0])
+        await expect(page.getByRole('heading', { name: `#${tag.name}` })).toBeVisible();
     }
     await expect(page.getByRole('heading', { name: 'Unrated videos' })).toBeVisible();
   });
@@ -115,6 +118,8 @@ test.describe('feed acceptance', () => {
     await current(page).getByRole('button', { name: 'Rate video' }).click();
     await page.getByRole('button', { name: 'Love it' }).click();
     await expect(page.getByRole('status')).toHaveText('Video rated');
+    // The video says so at once, without a reload.
+    await expect(current(page).getByRole('button', { name: 'Video Rated' })).toBeVisible();
     await expect
       .poll(async () => {
         const res = await request.get(`/v1/videos/start/${video.id}`, { headers: bearer });
@@ -130,5 +135,31 @@ test.describe('feed acceptance', () => {
     await page.getByLabel('Description').fill('The tags do not match the clip.');
     await page.getByRole('button', { name: 'Send report' }).click();
     await expect(page.getByRole('status')).toHaveText('Report sent');
+  });
+  test('rating mode: the faces sit on each unrated video and a choice rates it and moves on', async ({
+    page,
+    request,
+  }) => {
+    const login = await (
+      await request.post('/v1/login', { data: { email: 'sam.viewer@demo.test', password: 'demo-password' } })
+    ).json();
+    const auth = { accessToken: login.access_token, userId: login.user.id, userType: login.user.type };
+    await page.addInitScript((value) => localStorage.setItem('shortcams.auth', value), JSON.stringify(auth));
+    const bearer = { Authorization: `Bearer ${login.access_token}` };
+
+    await page.goto('/videos-rating/feed');
+    await expect(page.getByRole('heading', { name: 'Unrated videos' })).toBeVisible();
+    await expect(current(page)).toHaveAttribute('aria-posinset', '1');
+    const title = await current(page).getAttribute('aria-label');
+    await expect(page.getByText('How was this video?')).toBeVisible();
+    // Rating mode asks on every video: the prompt that opens by itself elsewhere stays away.
+    await page.getByRole('button', { name: 'Good' }).click();
+    await expect(page.getByRole('status')).toHaveText('Video rated');
+    await expect(current(page)).toHaveAttribute('aria-posinset', '2');
+    await expect(page.getByRole('dialog', { name: 'Rate this video' })).toHaveCount(0);
+    const rated = (
+      await (await request.get('/v1/video-rating/rated?per_page=50', { headers: bearer })).json()
+    ).data;
+    expect(rated.map((v: { title: string }) => v.title)).toContain(title);
   });
 });

@@ -138,11 +138,27 @@ test.describe('feed player', () => {
     await closeRatingPrompt(page);
 
     const creator = await current(page).locator('.feed-author-name').textContent();
+    const element = await current(page).locator('video').elementHandle();
     await drag(page, -160, 0);
+    // The profile slides in over the feed, under its own URL; the feed stays mounted underneath, paused.
+    const panel = page.getByRole('dialog', { name: 'Profile' });
+    await expect(panel).toBeVisible();
     await expect(page).not.toHaveURL(/\/$/);
-    await expect(page.getByText(creator ?? '').first()).toBeVisible();
+    await expect(panel.getByRole('heading', { name: creator ?? '' })).toBeVisible();
+    const paused = () =>
+      current(page)
+        .locator('video')
+        .evaluate((el: HTMLVideoElement) => el.paused);
+    await expect.poll(paused).toBe(true);
     await page.goBack();
-    await expect.poll(() => position(page)).toBe(2);
+    await expect(panel).toBeHidden();
+    await expect(page).toHaveURL(/\/$/);
+    expect(await position(page)).toBe(2);
+    const same = await current(page)
+      .locator('video')
+      .evaluate((el, before) => el === before, element);
+    expect(same).toBe(true);
+    await expect.poll(paused).toBe(false);
   });
 
   test('a shared video link starts at that video; an unknown one says so', async ({ page, request }) => {

@@ -13,6 +13,8 @@ export default async function globalSetup() {
     env: {
       // 32 clips: the feed acceptance swipes 30 videos up and back.
       DEMO_VIDEOS: process.env.E2E_DEMO_VIDEOS ?? '32',
+      // Every test signs in from the same address; the limit itself is the API tests' business.
+      AUTH_RATE_LIMIT: '1000',
     },
   });
   process.env.E2E_BASE_URL = server.url;

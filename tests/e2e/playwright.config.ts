@@ -33,9 +33,9 @@ export default defineConfig({
     },
     {
       name: 'wide',
-      // The feed acceptance and the offline / install scenarios are phone scenarios; the wide layout has its
-      // own spec.
-      testIgnore: /(feed-routes|offline|pwa)\.spec\.ts/,
+      // The feed acceptance and the offline / install scenarios are phone scenarios (as is any *-phone.spec.ts);
+      // the wide layout has its own specs (wide.spec.ts, *-wide.spec.ts).
+      testIgnore: /(feed-routes|offline|pwa|-phone)\.spec\.ts/,
       use: { browserName: 'chromium', viewport: { width: 1440, height: 900 }, launchOptions },
     },
   ],

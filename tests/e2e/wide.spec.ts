@@ -54,6 +54,9 @@ test.describe('wide screens and ads', () => {
     const skip = page.getByRole('button', { name: /^Skip/ });
     await expect(skip).toBeVisible();
     await expect(skip).toBeDisabled();
+    // The ad plays in the slot of the video it comes before: still three video elements on the page.
+    expect(await page.locator('video').count()).toBe(3);
+    await expect(current(page).locator('video')).toHaveAttribute('src', /./);
     await expect(skip).toBeEnabled({ timeout: 15_000 });
     await skip.click();
     await expect(page.locator('.instream')).toBeHidden();

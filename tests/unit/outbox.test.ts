@@ -14,7 +14,11 @@ beforeEach(async () => {
   received = [];
   answer = () => new Response('{}', { status: 201 });
   vi.stubGlobal('fetch', async (input: string, init: RequestInit) => {
-    const response = await answer();
+    // Like a real fetch, an aborted request rejects whatever the server is doing.
+    const aborted = new Promise<never>((_, reject) =>
+      init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError'))),
+    );
+    const response = await Promise.race([answer(), aborted]);
     received.push({
       path: String(input),
       key: new Headers(init.headers).get('Idempotency-Key'),
@@ -108,6 +112,73 @@ describe('outbox', () => {
       '/v1/video-like:5:remove',
       '/v1/video-like:6:add',
     ]);
+  });
+
+  it('sends an unlike tapped while its like is on the wire as its own entry, under a new key', async () => {
+    const outbox = await load();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The server holds the like's answer until the viewer has changed their mind.
+    let started = 0;
+    answer = async () => {
+      started++;
+      await gate;
+      return new Response('{}', { status: 201 });
+    };
+    void outbox.enqueue('video-like', { video_id: 5, type: 'add' }, 'like:5');
+    await vi.waitFor(() => expect(started).toBe(1));
+    await outbox.enqueue('video-like', { video_id: 5, type: 'remove' }, 'like:5');
+    release();
+    online();
+    await vi.waitFor(async () => expect(await outbox.pending()).toEqual([]));
+    expect(received.map((r) => r.body.type)).toEqual(['add', 'remove']);
+    expect(received[0]?.key).not.toBe(received[1]?.key);
+  });
+
+  it('gives up a send that hangs and keeps the entry, under its key, for a later try', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const outbox = await load();
+      const { OUTBOX_SEND_TIMEOUT_MS } = await import('../../src/offline/sync');
+      let started = 0;
+      answer = () => {
+        started++;
+        return new Promise<Response>(() => undefined);
+      };
+      await outbox.enqueue('video-view', { video_id: 61 });
+      await vi.waitFor(() => expect(started).toBe(1));
+      await vi.advanceTimersByTimeAsync(OUTBOX_SEND_TIMEOUT_MS + 10);
+      await vi.waitFor(async () => expect((await outbox.pending())[0]?.attempts).toBe(1));
+      const [kept] = await outbox.pending();
+      online();
+      await vi.advanceTimersByTimeAsync(5_000);
+      await vi.waitFor(async () => expect(await outbox.pending()).toEqual([]));
+      expect(received.at(-1)?.key).toBe(kept?.id);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("sends a signed-in viewer's post again as the device's guest once the server says the session ended", async () => {
+    const outbox = await load();
+    const { authAtom, saveAuth, readAuth } = await import('../../src/state/auth');
+    const { appStore } = await import('../../src/state/store');
+    saveAuth({ accessToken: 'expired', userId: 4, userType: 'user' }, true);
+    appStore.set(authAtom, readAuth());
+    let calls = 0;
+    answer = () =>
+      calls++ === 0
+        ? new Response('{"message":"Unauthenticated."}', { status: 401 })
+        : new Response('{}', { status: 201 });
+    await outbox.enqueue('video-like', { video_id: 62, type: 'add' }, 'like:62');
+    await vi.waitFor(async () => expect(await outbox.pending()).toEqual([]));
+    expect(received).toHaveLength(2);
+    expect(received[1]?.key).toBe(received[0]?.key);
+    expect(received[1]?.body).toMatchObject({ video_id: 62, guest_id: expect.any(String) });
+    expect(readAuth()).toBeNull();
+    expect(appStore.get(authAtom)).toBeNull();
   });
 
   it('survives a reload: a fresh module over the same IndexedDB still has the entries and keys', async () => {

@@ -9,9 +9,9 @@ import { preferencesCategoryAtom } from '../../state/preferences';
 import { Avatar } from '../../ui/Avatar';
 import { CloseIcon, SearchIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
+import { VideoTile } from '../../ui/VideoTile';
 import { Carousel, CreatorRow, Section, SiteRow } from './Sections';
 import { useDiscoverSearch } from './useDiscoverSearch';
-import { VideoTile } from './VideoTile';
 import './discover.css';
 
 /** /discover (spec §2): search, creators live and new, cam sites, and the four ranked carousels. */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { CreatorCard, Video, WebcamSite } from '../../contract';
 import { Avatar } from '../../ui/Avatar';
-import { VideoTile } from './VideoTile';
+import { VideoTile } from '../../ui/VideoTile';
 
 /** Spec §9: a carousel ends with a 'More Videos' tile once it holds this many videos. */
 export const MORE_TILE_AT = 10;

@@ -57,20 +57,10 @@ const RATING_LABELS = ['Awful', 'Bad', 'Okay', 'Good', 'Love it'] as const;
 export const RATING_CLOSE_MS = 700;
 
 /**
- * Rate a video. Guests get the signup prompt instead (spec §6: rating needs an account); a user's choice is
- * sent, highlighted for 700 ms, then the sheet closes.
+ * Choosing a face: guests are asked to sign up instead (spec §6: rating needs an account); a user's choice is
+ * sent, stays highlighted for 700 ms, then `onRated` runs. Shared by the sheet and the rating-mode bar.
  */
-export function RateSheet({
-  video,
-  guest,
-  onClose,
-  onRated,
-}: {
-  video: Video;
-  guest: boolean;
-  onClose: () => void;
-  onRated: (message: string) => void;
-}) {
+function useRateVideo(video: Video, guest: boolean, onRated: (message: string) => void) {
   const [chosen, setChosen] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [askLogin, setAskLogin] = useState(false);
@@ -92,18 +82,20 @@ export function RateSheet({
       setError(e instanceof ApiError ? e.message : 'Request failed.');
     }
   };
+  return { chosen, error, askLogin, closeLogin: () => setAskLogin(false), choose };
+}
 
-  if (askLogin) {
-    return (
-      <SignupSheet
-        title="Rate videos"
-        text="Create a free account to rate videos and get better recommendations."
-        onClose={onClose}
-      />
-    );
-  }
+function RatingFaces({
+  chosen,
+  error,
+  onChoose,
+}: {
+  chosen: number | null;
+  error: string | null;
+  onChoose: (rating: number) => void;
+}) {
   return (
-    <Sheet title={video.isRated ? 'Video Rated' : 'Rate this video'} onClose={onClose}>
+    <>
       <fieldset className="rate-faces" aria-label="Rating">
         {RATING_FACES.map((face, i) => (
           <button
@@ -113,7 +105,7 @@ export function RateSheet({
             aria-label={RATING_LABELS[i]}
             className="rate-face"
             disabled={chosen !== null}
-            onClick={() => void choose(i + 1)}
+            onClick={() => onChoose(i + 1)}
           >
             {face}
           </button>
@@ -124,6 +116,58 @@ export function RateSheet({
           {error}
         </p>
       )}
+    </>
+  );
+}
+
+const RateSignup = ({ onClose }: { onClose: () => void }) => (
+  <SignupSheet
+    title="Rate videos"
+    text="Create a free account to rate videos and get better recommendations."
+    onClose={onClose}
+  />
+);
+
+/** Rate a video from its sheet: the rate button, or the prompt that opens by itself. */
+export function RateSheet({
+  video,
+  guest,
+  onClose,
+  onRated,
+}: {
+  video: Video;
+  guest: boolean;
+  onClose: () => void;
+  onRated: (message: string) => void;
+}) {
+  const { chosen, error, askLogin, choose } = useRateVideo(video, guest, onRated);
+  if (askLogin) return <RateSignup onClose={onClose} />;
+  return (
+    <Sheet title={video.isRated ? 'Video Rated' : 'Rate this video'} onClose={onClose}>
+      <RatingFaces chosen={chosen} error={error} onChoose={(rating) => void choose(rating)} />
     </Sheet>
+  );
+}
+
+/**
+ * Rating mode (the "Unrated videos" feed): the faces sit on the video itself, and a choice moves on to the
+ * next video, so rating a list is one tap per clip.
+ */
+export function RatingBar({
+  video,
+  guest,
+  onRated,
+}: {
+  video: Video;
+  guest: boolean;
+  onRated: (message: string) => void;
+}) {
+  const { chosen, error, askLogin, closeLogin, choose } = useRateVideo(video, guest, onRated);
+  return (
+    <div className="rating-bar">
+      <p className="rating-bar-title">{video.isRated ? 'Video Rated' : 'How was this video?'}</p>
+      <RatingFaces chosen={chosen} error={error} onChoose={(rating) => void choose(rating)} />
+      {askLogin && <RateSignup onClose={closeLogin} />}
+    </div>
   );
 }

@@ -13,11 +13,12 @@ import {
 import { useNavigate } from 'react-router';
 import type { Video } from '../../contract';
 import { onlineAtom } from '../../state/network';
+import { profilePanelOpenAtom, usePanelState } from '../../state/panel';
 import { preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
 import { showToastAtom } from '../../state/toast';
-import { MoreSheet, RateSheet, shareVideo } from './ActionSheets';
+import { MoreSheet, RateSheet, RatingBar, shareVideo } from './ActionSheets';
 import { FeedSlot, type SlotAction } from './FeedSlot';
-import { feedIndexAtom, feedLoadingMoreAtom } from './feedAtoms';
+import { feedIndexAtom, feedLoadingMoreAtom, patchVideoAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
 import type { AdPlacement } from './sidebar';
 import {
@@ -45,7 +46,6 @@ const ReportSheet = lazy(() => import('./ReportSheet').then((m) => ({ default: m
 const PreferencesSheet = lazy(() =>
   import('./PreferencesSheet').then((m) => ({ default: m.PreferencesSheet })),
 );
-const InstreamAd = lazy(() => import('./InstreamAd').then((m) => ({ default: m.InstreamAd })));
 
 /**
  * The feed: exactly three <video> slots (previous, current, next) recycled as the viewer moves, so a feed of
@@ -57,18 +57,23 @@ export function FeedPlayer({
   hasMore,
   onNearEnd,
   ads = [],
+  rating = false,
 }: {
   videos: Video[];
   hasMore: boolean;
   onNearEnd: () => void;
   ads?: AdPlacement[];
+  /** Rating mode: the faces sit on every video and a choice moves on; no prompt opens by itself. */
+  rating?: boolean;
 }) {
   const [index, setIndex] = useAtom(feedIndexAtom);
+  const panelOpen = useAtomValue(profilePanelOpenAtom);
   const loadingMore = useAtomValue(feedLoadingMoreAtom);
   const navigate = useNavigate();
   const [drag, setDrag] = useState<Drag | null>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const current = Math.min(index, Math.max(videos.length - 1, 0));
+  const onScreen = videos[current];
   const slots = useMemo(() => assignSlots(current, videos.length), [current, videos.length]);
   // Until the first video plays, it alone uses the network (see FeedSlot's `load`).
   const [started, setStarted] = useState(false);
@@ -85,12 +90,25 @@ export function FeedPlayer({
     if (hasMore && videos.length - 1 - current <= PREFETCH_REMAINING) onNearEnd();
   }, [current, videos.length, hasMore, onNearEnd]);
 
+  // Instream ad before every n-th video (placement.every, default 5), once per video per visit. It plays in
+  // that video's slot, so the slot below buffers the ad ahead as it would the video.
+  const instream = ads.find((a) => a.type === 'instream');
+  const [adsDone, setAdsDone] = useState<ReadonlySet<number>>(() => new Set());
+  const adAt = (i: number | null) =>
+    instream && i !== null && i > 0 && i % (instream.every ?? 5) === 0 && !adsDone.has(i)
+      ? instream
+      : undefined;
+  const adPlaying = adAt(current) !== undefined;
+  const endAd = useCallback((i: number) => setAdsDone((done) => new Set(done).add(i)), []);
+
   const go = useCallback(
     (direction: 1 | -1) => {
+      // An ad is left by its Skip button (after 5 s, spec §9), not by scrolling past it.
+      if (adPlaying) return;
       const target = step(current, videos.length, direction);
       if (target !== null) setIndex(target);
     },
-    [current, videos.length, setIndex],
+    [current, videos.length, setIndex, adPlaying],
   );
 
   const stepAllowed = useMemo(() => throttle(SWIPE.throttleMs), []);
@@ -103,7 +121,7 @@ export function FeedPlayer({
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
       const forward = event.key === 'ArrowDown' || event.key === 'PageDown';
       const backward = event.key === 'ArrowUp' || event.key === 'PageUp';
-      if ((!forward && !backward) || event.defaultPrevented) return;
+      if ((!forward && !backward) || event.defaultPrevented || panelOpen) return;
       if ((event.target as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable]'))
         return;
       event.preventDefault();
@@ -111,13 +129,14 @@ export function FeedPlayer({
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [go, stepAllowed]);
+  }, [go, stepAllowed, panelOpen]);
 
+  const panelState = usePanelState();
   const openProfile = useCallback(() => {
     const video = videos[current];
     // Pushes the profile URL, so the system back gesture returns to this very video.
-    if (video) navigate(`/${video.user.slug}`);
-  }, [videos, current, navigate]);
+    if (video) navigate(`/${video.user.slug}`, { state: panelState });
+  }, [videos, current, navigate, panelState]);
 
   const onPointerDown = (event: PointerEvent) => {
     if (event.button !== 0 || (event.target as HTMLElement).closest('a, button, input')) return;
@@ -170,19 +189,11 @@ export function FeedPlayer({
     if (message) showToast(message, { long });
   };
   const guest = useIsGuest();
-
-  // Instream ad before every n-th video (placement.every, default 5), once per video per visit.
-  const instream = ads.find((a) => a.type === 'instream');
-  const [adBefore, setAdBefore] = useState<number | null>(null);
-  const adsShown = useRef(new Set<number>());
-  useEffect(() => {
-    if (!instream || current === 0 || adsShown.current.has(current)) return;
-    if (current % (instream.every ?? 5) !== 0) return;
-    adsShown.current.add(current);
-    setAdBefore(current);
-  }, [current, instream]);
-  const adPlaying = adBefore === current && instream !== undefined;
-  const endAd = useCallback(() => setAdBefore(null), []);
+  const patchVideo = useSetAtom(patchVideoAtom);
+  const rated = (video: Video, message: string) => {
+    patchVideo(video.id, { isRated: true });
+    done(message);
+  };
 
   // Rating prompt, the first reading of spec §5: after a random 2 to 5 videos, if the one on screen is
   // unrated; the video pauses under the prompt and plays on after it.
@@ -194,13 +205,14 @@ export function FeedPlayer({
     lastIndex.current = current;
     movedSincePrompt.current++;
     const video = videos[current];
+    if (rating || adPlaying) return;
     if (movedSincePrompt.current >= promptAfter.current && video && !video.isRated && !sheet) {
       movedSincePrompt.current = 0;
       promptAfter.current = 2 + Math.floor(Math.random() * 4);
       setSheet({ kind: 'rate', video });
     }
-  }, [current, videos, sheet]);
-  const held = sheet !== null || adPlaying;
+  }, [current, videos, sheet, rating, adPlaying]);
+  const held = sheet !== null || panelOpen;
 
   return (
     <div
@@ -224,7 +236,7 @@ export function FeedPlayer({
               video={video}
               position={slot.index ?? 0}
               total={videos.length}
-              active={slot.offset === 0 && !adPlaying}
+              active={slot.offset === 0}
               held={held}
               near={slot.offset === 1}
               load={started || slot.offset === 0}
@@ -238,14 +250,22 @@ export function FeedPlayer({
               onEnded={onSkip}
               onAction={onAction}
               autoscroll={autoscroll}
+              ad={adAt(slot.index)}
+              onAdDone={slot.index === null ? undefined : () => endAd(slot.index as number)}
             />
           );
         })}
       </div>
-      {adPlaying && instream && (
-        <Suspense fallback={null}>
-          <InstreamAd placement={instream} onDone={endAd} />
-        </Suspense>
+      {rating && !adPlaying && onScreen && (
+        <RatingBar
+          key={onScreen.id}
+          video={onScreen}
+          guest={guest}
+          onRated={(message) => {
+            rated(onScreen, message);
+            go(1);
+          }}
+        />
       )}
       {coachStep < 2 && (
         // The hint never blocks the gesture it teaches: only its button takes taps.
@@ -283,7 +303,12 @@ export function FeedPlayer({
           />
         )}
         {sheet?.kind === 'rate' && (
-          <RateSheet video={sheet.video} guest={guest} onClose={closeSheet} onRated={done} />
+          <RateSheet
+            video={sheet.video}
+            guest={guest}
+            onClose={closeSheet}
+            onRated={(message) => rated(sheet.video, message)}
+          />
         )}
         {sheet?.kind === 'settings' && <PreferencesSheet onClose={closeSheet} />}
       </Suspense>

@@ -4,11 +4,12 @@ import { useLocation, useParams, useSearchParams } from 'react-router';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { AdFormats } from './AdFormats';
 import { useAdPlacements } from './ads';
 import { FeedPlayer } from './FeedPlayer';
 import { feedIndexAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
-import { type FeedRoute, type FeedStart, feedSource, homeQuery } from './sources';
+import { type FeedRoute, type FeedStart, feedSource, homeQuery, tagTitle } from './sources';
 import { useFeedList } from './useFeedList';
 import { useMediaQuery, WIDE_QUERY } from './useMediaQuery';
 import './feed.css';
@@ -55,9 +56,11 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
       body
     );
 
-  const header = source.title !== undefined && (
+  // A tag feed opened by id learns the tag's name from its own videos.
+  const title = route === 'tag' ? (tagTitle(list?.videos, params.id) ?? source.title) : source.title;
+  const header = title !== undefined && (
     <div className="feed-header">
-      <ScreenHeader title={source.title} />
+      <ScreenHeader title={title} />
     </div>
   );
 
@@ -65,6 +68,8 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
     return frame(
       <div className="feed-stage">
         {header}
+        {/* The feed is there from the start, busy, so assistive tech announces it once its videos arrive. */}
+        <div className="feed-slots" role="feed" aria-busy="true" aria-label="Videos" />
         <Spinner fill />
       </div>,
     );
@@ -97,7 +102,14 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   return frame(
     <>
       {header}
-      <FeedPlayer videos={list.videos} hasMore={list.next !== null} onNearEnd={loadMore} ads={ads} />
+      <FeedPlayer
+        videos={list.videos}
+        hasMore={list.next !== null}
+        onNearEnd={loadMore}
+        ads={ads}
+        rating={source.rating}
+      />
+      <AdFormats ads={ads} />
     </>,
   );
 }

@@ -1,9 +1,19 @@
-import { useAtom, useAtomValue } from 'jotai';
-import { type CSSProperties, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
+import {
+  type CSSProperties,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useEffectEvent,
+  useRef,
+  useState,
+} from 'react';
 import { Link } from 'react-router';
-import { trackVideoLike, trackVideoView } from '../../api/tracking';
+import { trackLinkClick, trackVideoLike, trackVideoView } from '../../api/tracking';
 import type { Video } from '../../contract';
 import { onlineAtom } from '../../state/network';
+import { type PanelState, usePanelState } from '../../state/panel';
 import { isMutedAtom, likedVideosAtom } from '../../state/preferences';
 import { Avatar } from '../../ui/Avatar';
 import { formatCount } from '../../ui/format';
@@ -18,8 +28,13 @@ import {
   VolumeIcon,
 } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
-import { viewedVideosAtom } from './feedAtoms';
+import { patchVideoAtom, viewedVideosAtom } from './feedAtoms';
+import type { AdPlacement } from './sidebar';
 import { useSlotSource } from './useSlotSource';
+
+// Only feeds with an instream placement download the ad's controls.
+const InstreamAd = lazy(() => import('./InstreamAd').then((m) => ({ default: m.InstreamAd })));
+
 import { SWIPE } from './window';
 
 const TAGS_SHOWN = 5;
@@ -58,6 +73,9 @@ interface SlotProps {
   onAction: (kind: SlotAction, video: Video) => void;
   /** Autoplay next (preferenceAutoscroll): the video does not loop, its end moves on. */
   autoscroll: boolean;
+  /** An instream ad that plays in this slot before its video (the slot's element plays it, then the video). */
+  ad?: AdPlacement;
+  onAdDone?: () => void;
 }
 
 export type SlotAction = 'more' | 'rate' | 'settings';
@@ -78,17 +96,20 @@ export function FeedSlot({
   onEnded,
   onAction,
   autoscroll,
+  ad,
+  onAdDone,
 }: SlotProps) {
   const [tagsOpenFor, setTagsOpenFor] = useState<number | null>(null);
   const ref = useRef<HTMLVideoElement>(null);
   const [muted, setMuted] = useAtom(isMutedAtom);
   const [likedVideos, setLikedVideos] = useAtom(likedVideosAtom);
   const [viewed, setViewed] = useAtom(viewedVideosAtom);
+  const patchVideo = useSetAtom(patchVideoAtom);
+  const panelState = usePanelState();
   const [paused, setPaused] = useState(false);
   // Keyed by video: a recycled slot starts clean for its next video without a reset effect.
   const [stalledId, setStalledId] = useState<number | null>(null);
   const [failedId, setFailedId] = useState<number | null>(null);
-  const [liked, setLiked] = useState<{ id: number; liked: boolean; count: number } | null>(null);
   const videoId = video?.id;
   const stalled = stalledId !== null && stalledId === videoId;
   const failed = failedId !== null && failedId === videoId;
@@ -101,7 +122,14 @@ export function FeedSlot({
     onFail?.();
   }, [onFail, videoId]);
   // The slot above keeps its source too, so swiping back shows the frame at once.
-  useSlotSource(ref, video && load ? (video.playlistUrl ?? null) : null, fail, attempt);
+  const adSrc = ad?.src ?? null;
+  const endAd = useCallback(() => onAdDone?.(), [onAdDone]);
+  useSlotSource(
+    ref,
+    !video || !load ? null : ad ? adSrc : (video.playlistUrl ?? null),
+    ad ? endAd : fail,
+    attempt,
+  );
 
   // Back online: a video that failed for want of a network gets another go; the others play on untouched.
   const retryFailed = useEffectEvent(() => {
@@ -113,6 +141,7 @@ export function FeedSlot({
     if (online) retryFailed();
   }, [online]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: an ad that ends hands the element back to the video, which must start again.
   useEffect(() => {
     const element = ref.current;
     if (!element || videoId === undefined) return;
@@ -123,7 +152,7 @@ export function FeedSlot({
     } else {
       element.pause();
     }
-  }, [active, videoId]);
+  }, [active, videoId, adSrc]);
 
   useEffect(() => {
     const element = ref.current;
@@ -141,7 +170,7 @@ export function FeedSlot({
   }, [tapSignal]);
 
   const markViewed = () => {
-    if (!active || videoId === undefined || viewed.has(videoId)) return;
+    if (!active || ad || videoId === undefined || viewed.has(videoId)) return;
     setViewed(new Set(viewed).add(videoId));
     void trackVideoView(videoId);
   };
@@ -161,16 +190,12 @@ export function FeedSlot({
 
   // A like still in the outbox (offline) is not in the server's answer yet: the device's list fills the gap.
   const pendingLike = video !== undefined && !video.isLiked && likedVideos.includes(video.id);
-  const isLiked = video ? (liked?.id === video.id ? liked.liked : video.isLiked || pendingLike) : false;
-  const likeCount = video
-    ? liked?.id === video.id
-      ? liked.count
-      : video.likeCount + (pendingLike ? 1 : 0)
-    : 0;
+  const isLiked = video ? video.isLiked || pendingLike : false;
+  const likeCount = video ? video.likeCount + (pendingLike ? 1 : 0) : 0;
   const toggleLike = () => {
     if (!video) return;
     const next = !isLiked;
-    setLiked({ id: video.id, liked: next, count: Math.max(0, likeCount + (next ? 1 : -1)) });
+    patchVideo(video.id, { isLiked: next, likeCount: Math.max(0, likeCount + (next ? 1 : -1)) });
     setLikedVideos(
       next
         ? [...likedVideos.filter((id) => id !== video.id), video.id]
@@ -192,10 +217,10 @@ export function FeedSlot({
       <video
         ref={ref}
         className="feed-video"
-        poster={video?.thumbnailUrl ?? undefined}
+        poster={ad ? undefined : (video?.thumbnailUrl ?? undefined)}
         muted={muted}
         playsInline
-        loop={!autoscroll}
+        loop={!autoscroll && !ad}
         preload={active || near ? 'auto' : 'metadata'}
         onPlaying={() => {
           setPaused(false);
@@ -206,10 +231,16 @@ export function FeedSlot({
         onCanPlay={active ? onStarted : undefined}
         onPause={() => setPaused(true)}
         onWaiting={() => setStalledId(videoId ?? null)}
-        onEnded={onEnded}
-        onError={fail}
+        // An ad's end and errors are the ad overlay's to handle: they hand the slot back to its video.
+        onEnded={ad ? undefined : onEnded}
+        onError={ad ? undefined : fail}
       />
-      {video && (
+      {ad && active && (
+        <Suspense fallback={null}>
+          <InstreamAd placement={ad} videoRef={ref} onDone={endAd} />
+        </Suspense>
+      )}
+      {video && !ad && (
         <>
           <div className="feed-scrim" aria-hidden="true" />
           {active && stalled && !paused && !failed && (
@@ -231,7 +262,7 @@ export function FeedSlot({
           )}
 
           <div className="feed-info">
-            <Link to={`/${video.user.slug}`} className="feed-author">
+            <Link to={`/${video.user.slug}`} state={panelState} className="feed-author">
               <Avatar
                 src={video.user.avatar}
                 name={video.user.name}
@@ -241,11 +272,7 @@ export function FeedSlot({
               <span className="feed-author-name">{video.user.name}</span>
               {video.user.isLive === 1 && <span className="live-badge">LIVE</span>}
             </Link>
-            {video.user.isLive === 1 && (
-              <Link to={`/${video.user.slug}`} className="feed-live-chip">
-                <span className="live-dot" aria-hidden="true" /> Live now: watch {video.user.name}
-              </Link>
-            )}
+            {video.user.isLive === 1 && <LiveChip user={video.user} panelState={panelState} />}
             <p className="feed-title">{video.title}</p>
             {video.tags.length > 0 && (
               <ul className="feed-tags">
@@ -335,6 +362,36 @@ export function FeedSlot({
         </>
       )}
     </article>
+  );
+}
+
+/**
+ * The live-link chip of a creator on air: their live link (their room) in a new tab, counted as a link
+ * click; a creator live without such a link gets their profile instead.
+ */
+function LiveChip({ user, panelState }: { user: Video['user']; panelState: PanelState }) {
+  const label = (
+    <>
+      <span className="live-dot" aria-hidden="true" /> Live now: watch {user.name}
+    </>
+  );
+  const link = user.liveLink;
+  if (!link)
+    return (
+      <Link to={`/${user.slug}`} state={panelState} className="feed-live-chip">
+        {label}
+      </Link>
+    );
+  return (
+    <a
+      href={link.url}
+      target="_blank"
+      rel="noopener nofollow"
+      className="feed-live-chip"
+      onClick={() => void trackLinkClick(link.id, 'feed', true)}
+    >
+      {label}
+    </a>
   );
 }
 

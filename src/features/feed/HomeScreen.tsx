@@ -1,6 +1,8 @@
+import { useAtomValue } from 'jotai';
+import { homeGenerationAtom } from '../../state/home';
 import { FeedScreen } from './FeedScreen';
 
-/** `/`: the home feed. The layout re-mounts it (new key) when the home tab is tapped while on it. */
+/** `/`: the home feed, started afresh each time the home tab is tapped while on it. */
 export function HomeScreen() {
-  return <FeedScreen route="home" />;
+  return <FeedScreen route="home" generation={useAtomValue(homeGenerationAtom)} />;
 }

@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { AdPlacement } from './sidebar';
-import { useSlotSource } from './useSlotSource';
 
 /** Spec §9: an instream ad can be skipped after 5 s. */
 export const INSTREAM_SKIP_AFTER_S = 5;
@@ -8,43 +7,53 @@ export const INSTREAM_SKIP_AFTER_S = 5;
 const START_TIMEOUT_MS = 4000;
 
 /**
- * A video ad played over the feed before a video. It ends itself on its end, on any error, or when it does
- * not start in time; the viewer may skip it after 5 s.
+ * The controls of a video ad that plays in the slot of the video it comes before: the slot's own <video>
+ * element plays it (the feed keeps its three elements and three hls.js instances), this overlay says it is an
+ * ad and ends it on its end, on any error, when it does not start in time, or on Skip after 5 s.
  */
-export function InstreamAd({ placement, onDone }: { placement: AdPlacement; onDone: () => void }) {
-  const ref = useRef<HTMLVideoElement>(null);
+export function InstreamAd({
+  placement,
+  videoRef,
+  onDone,
+}: {
+  placement: AdPlacement;
+  videoRef: RefObject<HTMLVideoElement | null>;
+  onDone: () => void;
+}) {
   const [elapsed, setElapsed] = useState(0);
   const started = useRef(false);
-  useSlotSource(ref, placement.src ?? null, onDone);
+  const done = useEffectEvent(onDone);
 
   useEffect(() => {
-    const video = ref.current;
+    const video = videoRef.current;
     if (!video || !placement.src) {
-      onDone();
+      done();
       return;
     }
-    void video.play().catch(() => undefined);
+    const onPlaying = () => {
+      started.current = true;
+    };
+    const onTime = () => setElapsed(video.currentTime);
+    const end = () => done();
+    video.addEventListener('playing', onPlaying);
+    video.addEventListener('timeupdate', onTime);
+    video.addEventListener('ended', end);
+    video.addEventListener('error', end);
     const giveUp = setTimeout(() => {
-      if (!started.current) onDone();
+      if (!started.current) done();
     }, START_TIMEOUT_MS);
-    return () => clearTimeout(giveUp);
-  }, [placement.src, onDone]);
+    return () => {
+      clearTimeout(giveUp);
+      video.removeEventListener('playing', onPlaying);
+      video.removeEventListener('timeupdate', onTime);
+      video.removeEventListener('ended', end);
+      video.removeEventListener('error', end);
+    };
+  }, [placement.src, videoRef]);
 
   const left = Math.max(0, Math.ceil(INSTREAM_SKIP_AFTER_S - elapsed));
   return (
     <div className="instream" data-slot-id={placement.slotId}>
-      <video
-        ref={ref}
-        className="feed-video"
-        muted
-        playsInline
-        onPlaying={() => {
-          started.current = true;
-        }}
-        onTimeUpdate={(e) => setElapsed(e.currentTarget.currentTime)}
-        onEnded={onDone}
-        onError={onDone}
-      />
       <span className="instream-label">Ad</span>
       {placement.href && (
         <a className="instream-link" href={placement.href} target="_blank" rel="noopener sponsored">

@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { fetchUser, postFollow } from '../../api/users';
+import { Link } from 'react-router';
+import { fetchUser } from '../../api/users';
 import type { PublicUser } from '../../contract';
 import { Avatar } from '../../ui/Avatar';
+import { CreatorLink } from '../../ui/CreatorLink';
+import { FollowButton, type FollowChange } from '../../ui/FollowButton';
 import { formatCount } from '../../ui/format';
 
 /** Wide screens: the current video's creator, with follow, totals and links. */
 export function RightSidebar({ creatorId, guest }: { creatorId: number; guest: boolean }) {
   const [creator, setCreator] = useState<PublicUser | null>(null);
-  const navigate = useNavigate();
   useEffect(() => {
     const controller = new AbortController();
     fetchUser(creatorId, controller.signal).then(setCreator, () => undefined);
@@ -18,19 +19,8 @@ export function RightSidebar({ creatorId, guest }: { creatorId: number; guest: b
   if (!creator || creator.id !== creatorId)
     return <aside className="sidebar sidebar-right" aria-busy="true" />;
 
-  const toggleFollow = () => {
-    // Spec §6: a guest's follow goes to sign-up.
-    if (guest) {
-      navigate('/register');
-      return;
-    }
-    const follow = !creator.isFollowing;
-    setCreator({ ...creator, isFollowing: follow });
-    postFollow(creator.id, follow).then(
-      (res) => setCreator((c) => (c ? { ...c, ...res } : c)),
-      () => setCreator((c) => (c ? { ...c, isFollowing: !follow } : c)),
-    );
-  };
+  const followChanged = (change: FollowChange) =>
+    setCreator((c) => (c?.id === change.id ? { ...c, ...change } : c));
 
   return (
     <aside className="sidebar sidebar-right" aria-label="Creator">
@@ -47,13 +37,7 @@ export function RightSidebar({ creatorId, guest }: { creatorId: number; guest: b
           <p className="creator-slug">@{creator.slug}</p>
         </div>
       </div>
-      <button
-        type="button"
-        className={`btn ${creator.isFollowing ? 'btn-ghost' : 'btn-primary'}`}
-        onClick={toggleFollow}
-      >
-        {creator.isFollowing ? 'Following' : 'Follow'}
-      </button>
+      <FollowButton creator={creator} onChange={followChanged} guest={guest} />
       <dl className="creator-stats">
         <div>
           <dt>Likes</dt>
@@ -72,10 +56,10 @@ export function RightSidebar({ creatorId, guest }: { creatorId: number; guest: b
         <ul className="creator-links">
           {creator.links.map((link) => (
             <li key={link.id}>
-              <a href={link.url} target="_blank" rel="noopener nofollow" className="creator-link">
+              <CreatorLink link={link} location="sidebar" className="creator-link">
                 {link.isLive === 1 && <span className="live-dot" aria-hidden="true" />}
                 {link.name}
-              </a>
+              </CreatorLink>
             </li>
           ))}
         </ul>

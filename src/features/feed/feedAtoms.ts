@@ -22,3 +22,13 @@ export const feedLoadingMoreAtom = atom(false);
 
 /** Videos this session has already posted a view for, so swiping back and forth does not post again. */
 export const viewedVideosAtom = atom<ReadonlySet<number>>(new Set<number>());
+
+/**
+ * Changes one video of the list in place (a like, a rating), so every slot and a later return to the list
+ * show the viewer's own doing rather than the server's answer from before it.
+ */
+export const patchVideoAtom = atom(null, (get, set, id: number, patch: Partial<Video>) => {
+  const list = get(feedListAtom);
+  if (!list.videos.some((v) => v.id === id)) return;
+  set(feedListAtom, { ...list, videos: list.videos.map((v) => (v.id === id ? { ...v, ...patch } : v)) });
+});

@@ -19,9 +19,14 @@ export interface AdPlacement {
   type: AdType;
   /** Hidden on screens 1400 px and wider (spec §1). */
   hideWide?: boolean;
-  /** Banner/native: the creative's image and click-through; instream: the video and click-through. */
+  /**
+   * Banner, native, footer, im: the creative's image and click-through; instream: the video and
+   * click-through; pop: the page it opens (href only).
+   */
   src?: string;
   href?: string;
+  /** im: the message beside the image. */
+  text?: string;
   /** Sidebar placements: an ad after every this many thumbnails. */
   every?: number;
 }

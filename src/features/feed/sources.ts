@@ -82,9 +82,18 @@ export function feedSource(route: FeedRoute, params: Params, query = ''): FeedSo
     case 'rating':
       return {
         key: 'rating',
-        firstUrl: `/v1/video-rating/unrated${q}`,
+        firstUrl: `/v1/tags/video-rating/unrated${q}`,
         title: 'Unrated videos',
         rating: true,
       };
   }
+}
+
+/** `#name` of tag `id` as the videos of its feed carry it, if any does. */
+export function tagTitle(videos: Video[] | undefined, id: string | undefined): string | undefined {
+  for (const video of videos ?? []) {
+    const tag = video.tags.find((t) => String(t.id) === id);
+    if (tag) return `#${tag.name}`;
+  }
+  return undefined;
 }

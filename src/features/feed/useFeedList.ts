@@ -1,9 +1,9 @@
 import { useAtom, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { useNavigationType } from 'react-router';
 import { ApiError } from '../../api/http';
 import { fetchFeedPage } from '../../api/videos';
 import type { Video } from '../../contract';
+import { useRealNavigationType } from '../../state/panel';
 import { feedIndexAtom, feedListAtom, feedLoadingMoreAtom } from './feedAtoms';
 import type { FeedSource, FeedStart } from './sources';
 
@@ -28,7 +28,7 @@ export function useFeedList(source: FeedSource, start: FeedStart | undefined, ge
   const [attempt, setAttempt] = useState(0);
   const listKey = `${source.key}#${generation}#${attempt}`;
   // Coming back (history POP) from a profile opened by a swipe resumes the same list at the same video.
-  const resume = useNavigationType() === 'POP' && list.key === listKey && list.status === 'ready';
+  const resume = useRealNavigationType() === 'POP' && list.key === listKey && list.status === 'ready';
   const resumeRef = useRef(resume);
   // Navigation state is read once per list, when it starts: it is a hand-over, not an input that changes.
   const handOver = useEffectEvent(() => start);

@@ -73,8 +73,13 @@ export function useSlotSource(
             maxBufferLength: 30,
             backBufferLength: 10,
           });
+          const own = hls;
           hls.on(HlsPlayer.Events.ERROR, (_event, data) => {
-            if (data.fatal) fail();
+            if (!data.fatal) return;
+            // A fatal error leaves the instance unusable: the slot's next source gets a fresh one.
+            own.destroy();
+            if (hlsRef.current === own) hlsRef.current = null;
+            fail();
           });
           hls.attachMedia(video);
           hlsRef.current = hls;

@@ -1,14 +1,27 @@
-import type { CSSProperties } from 'react';
-import { useParams } from 'react-router';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { type ComponentType, type CSSProperties, useEffect, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { trackProfileView } from '../../api/tracking';
 import { useRequest } from '../../api/useRequest';
 import { fetchUser } from '../../api/users';
-import type { PublicUser } from '../../contract';
+import { messages, type PublicUser } from '../../contract';
+import { authAtom } from '../../state/auth';
+import { showToastAtom } from '../../state/toast';
 import { Avatar } from '../../ui/Avatar';
 import { BackButton } from '../../ui/BackButton';
+import { FollowButton, type FollowChange } from '../../ui/FollowButton';
 import { formatCount } from '../../ui/format';
-import { VerifiedIcon } from '../../ui/icons';
+import { ChartIcon, HelpIcon, ShareIcon, ShieldIcon, SlidersIcon, VerifiedIcon } from '../../ui/icons';
 import { NotFound } from '../../ui/NotFound';
 import { Spinner } from '../../ui/Spinner';
+import {
+  Description,
+  FollowingPreview,
+  LikedVideos,
+  LinksList,
+  ProfileSection,
+  ProfileVideos,
+} from './ProfileSections';
 import './profile.css';
 
 /** Only a plain hex colour may tint the page: the value comes from another user. */
@@ -21,20 +34,83 @@ export function ProfileScreen() {
   if (user.status === 'loading') return <Spinner fill />;
   // Spec: any failure to fetch the user shows the not-found screen (which then returns home).
   if (user.status === 'error') return <NotFound />;
-  return <ProfileView user={user.data} />;
+  // Keyed: another profile is another visit (its own view, follow state and expanded description).
+  return <ProfileView key={user.data.id} user={user.data} />;
 }
 
-function ProfileView({ user }: { user: PublicUser }) {
+/** Web Share where the platform has it (the phone's share sheet), else the link on the clipboard. */
+async function shareProfile(user: PublicUser): Promise<string | null> {
+  const url = `${window.location.origin}/${encodeURIComponent(user.slug)}`;
+  if (typeof navigator.share === 'function') {
+    try {
+      await navigator.share({ title: user.name, url });
+      return null;
+    } catch (error) {
+      // The viewer closed the share sheet: nothing to say.
+      if (error instanceof DOMException && error.name === 'AbortError') return null;
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    return messages.profile.linkCopied;
+  } catch {
+    return `Copy this link: ${url}`;
+  }
+}
+
+interface OwnerTool {
+  to: string;
+  label: string;
+  Icon: ComponentType<{ className?: string }>;
+}
+
+/** Spec §2/§6: help and stats for models, settings for every owner, verification until it is approved. */
+function ownerTools(user: PublicUser): OwnerTool[] {
+  const tools: OwnerTool[] = [];
+  if (user.type === 'model') {
+    tools.push({ to: '/account/help', label: 'Help', Icon: HelpIcon });
+    tools.push({ to: '/account/stats', label: 'Stats', Icon: ChartIcon });
+  }
+  tools.push({ to: '/account/settings', label: 'Settings', Icon: SlidersIcon });
+  if (user.type !== 'user' && user.isVerified !== 'approved')
+    tools.push({ to: '/account/settings/validation', label: 'Verify identity', Icon: ShieldIcon });
+  return tools;
+}
+
+function ProfileView({ user: initial }: { user: PublicUser }) {
+  const [user, setUser] = useState(initial);
+  const [expanded, setExpanded] = useState(false);
+  const auth = useAtomValue(authAtom);
+  const showToast = useSetAtom(showToastAtom);
+  const isOwner = auth !== null && auth.userId === user.id;
+  const isCreator = user.type !== 'user';
+
+  // Spec §7: one profile view per visit, never for one's own profile. The ref outlives StrictMode's second
+  // effect run, which would otherwise count the visit twice.
+  const viewed = useRef(false);
+  useEffect(() => {
+    if (isOwner || viewed.current) return;
+    viewed.current = true;
+    void trackProfileView(user.id);
+  }, [isOwner, user.id]);
+
   const tint =
     user.color && HEX_COLOR.test(user.color)
       ? ({ '--profile-color': user.color } as CSSProperties)
       : undefined;
-  const isCreator = user.type !== 'user';
   const stats = [
     { label: 'Likes', value: user.totalLikes },
     { label: 'Views', value: user.totalVideoViews },
     { label: 'Followers', value: user.totalFollowers },
   ];
+  const followChanged = (change: FollowChange) =>
+    setUser((u) => (u.id === change.id ? { ...u, ...change } : u));
+  const share = () =>
+    void shareProfile(user).then((text) => {
+      if (text) showToast(text, { long: text !== messages.profile.linkCopied });
+    });
+  const canFollow = isCreator && !isOwner;
+  const tools = isOwner ? ownerTools(user) : [];
 
   return (
     <article className="profile" style={tint}>
@@ -74,7 +150,80 @@ function ProfileView({ user }: { user: PublicUser }) {
         </dl>
       )}
 
-      {user.description && <p className="profile-description">{user.description}</p>}
+      {isOwner ? (
+        // The owner's row: sharing beside the account tools, one size of button for all.
+        <nav
+          className="profile-tools"
+          aria-label="Your account"
+          style={{ '--tools': tools.length + 1 } as CSSProperties}
+        >
+          <button type="button" className="profile-tool" onClick={share}>
+            <ShareIcon className="profile-tool-icon" />
+            <span>Share</span>
+          </button>
+          {tools.map(({ to, label, Icon }) => (
+            <Link key={to} to={to} className="profile-tool">
+              <Icon className="profile-tool-icon" />
+              <span>{label}</span>
+            </Link>
+          ))}
+        </nav>
+      ) : (
+        <div className={`profile-actions${canFollow ? '' : ' is-share-only'}`}>
+          {canFollow && <FollowButton creator={user} onChange={followChanged} className="profile-follow" />}
+          <button
+            type="button"
+            className="btn btn-ghost profile-share"
+            onClick={share}
+            aria-label={canFollow ? 'Share profile' : undefined}
+          >
+            <ShareIcon />
+            {!canFollow && <span>Share profile</span>}
+          </button>
+        </div>
+      )}
+
+      {isOwner && isCreator && user.isVerified !== 'approved' && (
+        <p className={`profile-notice${user.isVerified === 'rejected' ? ' is-error' : ''}`} role="note">
+          {user.isVerified === 'rejected'
+            ? messages.upload.verificationRejected
+            : messages.upload.verifyPrompt}
+        </p>
+      )}
+
+      {user.description && (
+        <Description text={user.description} expanded={expanded} onToggle={() => setExpanded((e) => !e)} />
+      )}
+
+      {isCreator && (
+        <ProfileSection title="Links">
+          <LinksList links={user.links} />
+        </ProfileSection>
+      )}
+
+      {isCreator && (
+        <ProfileSection title="Videos">
+          <ProfileVideos slug={user.slug} owner={isOwner} />
+        </ProfileSection>
+      )}
+
+      {isOwner && !isCreator && (
+        <>
+          <ProfileSection
+            title="Following"
+            action={
+              <Link to="/account/following" className="profile-section-link">
+                See all
+              </Link>
+            }
+          >
+            <FollowingPreview userId={user.id} />
+          </ProfileSection>
+          <ProfileSection title="Liked videos">
+            <LikedVideos />
+          </ProfileSection>
+        </>
+      )}
     </article>
   );
 }

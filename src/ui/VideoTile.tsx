@@ -1,9 +1,23 @@
 import { useSetAtom } from 'jotai';
 import { Link } from 'react-router';
-import type { Video } from '../../contract';
-import { currentVideoAtom } from '../../state/preferences';
-import { formatCount, formatDuration } from '../../ui/format';
-import { EyeIcon } from '../../ui/icons';
+import type { Video } from '../contract';
+import { currentVideoAtom } from '../state/preferences';
+import { formatCount, formatDuration } from './format';
+import { EyeIcon } from './icons';
+import './video-grid.css';
+
+/**
+ * What a grid hands the feed it opens, as `location.state.feed` (the feed reads it as its start): the list
+ * as loaded so far, the tapped position, and the list's links.next so the feed goes on where the grid stopped.
+ */
+export interface FeedHandOver {
+  list: Video[];
+  index: number;
+  next: string | null;
+}
+
+/** Spec §4: the owner sees the status capitalised ("Processing"). */
+export const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
 /**
  * A 9:16 thumbnail that opens a feed at this video. `to` is the feed route; the list it belongs to rides
@@ -14,19 +28,26 @@ export function VideoTile({
   index,
   list,
   to,
+  next = null,
   eager = false,
+  showStatus = false,
+  showTitle = true,
 }: {
   video: Video;
   index: number;
   list: Video[];
   to: string;
+  next?: string | null;
   eager?: boolean;
+  showStatus?: boolean;
+  showTitle?: boolean;
 }) {
   const select = useSetAtom(currentVideoAtom);
+  const feed: FeedHandOver = { list, index, next };
   return (
     <Link
       to={to}
-      state={{ feed: { list, index, next: null } }}
+      state={{ feed }}
       className="video-tile"
       aria-label={video.title}
       onClick={() => select({ id: video.id, slug: video.slug })}
@@ -44,12 +65,15 @@ export function VideoTile({
             decoding="async"
           />
         )}
+        {showStatus && (
+          <span className={`video-tile-status is-${video.status}`}>{statusLabel(video.status)}</span>
+        )}
         <span className="video-tile-duration">{formatDuration(video.duration)}</span>
         <span className="video-tile-counts">
           <EyeIcon /> {formatCount(video.viewCount)}
         </span>
       </span>
-      <span className="video-tile-title">{video.title}</span>
+      {showTitle && <span className="video-tile-title">{video.title}</span>}
     </Link>
   );
 }

@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { POP_INTERVAL_MS, popDue, sessionFlag, setSessionFlag } from '../../src/features/feed/adRules';
+
+const now = Date.UTC(2025, 5, 1, 12);
+
+describe('popDue', () => {
+  it('opens on the first tap of a device that never saw it', () => {
+    expect(popDue(undefined, now, false)).toBe(true);
+  });
+
+  it('waits a full day after the last pop', () => {
+    expect(popDue(now - 60_000, now, false)).toBe(false);
+    expect(popDue(now - POP_INTERVAL_MS + 1, now, false)).toBe(false);
+    expect(popDue(now - POP_INTERVAL_MS, now, false)).toBe(true);
+    expect(popDue(now - 3 * POP_INTERVAL_MS, now, false)).toBe(true);
+  });
+
+  it('only ever on the first tap of a session', () => {
+    expect(popDue(undefined, now, true)).toBe(false);
+    expect(popDue(now - 3 * POP_INTERVAL_MS, now, true)).toBe(false);
+  });
+
+  it('is not blocked for ever by a bad stored time', () => {
+    expect(popDue(now + POP_INTERVAL_MS, now, false)).toBe(true);
+    expect(popDue('yesterday', now, false)).toBe(true);
+    expect(popDue(Number.NaN, now, false)).toBe(true);
+  });
+});
+
+describe('session flags', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('are remembered for the tab', () => {
+    expect(sessionFlag('imShown')).toBe(false);
+    setSessionFlag('imShown');
+    expect(sessionFlag('imShown')).toBe(true);
+    expect(sessionFlag('footerClosed')).toBe(false);
+  });
+});
