@@ -34,6 +34,7 @@ import {
   rankedSessionPage,
   type VideoRow,
   visibleTo,
+  visibleVideo,
 } from './listing';
 
 const MAX_PER_PAGE = 100;
@@ -169,12 +170,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request) => {
       const tag = await findTag(request.params.tag);
       const viewer = await viewerOf(request, deps);
-      const id = dbId(request.params.id) ?? 0;
-      const [first] = await db
-        .select()
-        .from(t.videos)
-        .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
-      if (!first) throw notFound(messages.video.notFound);
+      const first = await visibleVideo(db, viewer, dbId(request.params.id) ?? 0);
       return chronoList(request, { perPage: 10, filters: () => [withTag(tag.id)], first });
     },
   );

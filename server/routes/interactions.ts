@@ -33,7 +33,7 @@ import { idempotent } from '../http/idempotency';
 import { reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
 import { callerKey, identifiedViewer, requireUser, type Viewer, viewerOf } from '../http/viewer';
-import { notGeoBlocked, publicVideo } from './visibility';
+import { visibleVideo } from './listing';
 
 /**
  * A view counts once per viewer per video per this window: a loop of a 10 s clip, a swipe back and forth
@@ -42,14 +42,8 @@ import { notGeoBlocked, publicVideo } from './visibility';
 export const VIEW_WINDOW_HOURS = 6;
 
 /** The video a viewer may interact with: public and not geo-blocked for them, else 404. */
-async function visibleVideoId(db: Db, viewer: Viewer, videoId: number): Promise<number> {
-  const [row] = await db
-    .select({ id: t.videos.id })
-    .from(t.videos)
-    .where(and(eq(t.videos.id, videoId), publicVideo(), notGeoBlocked(viewer, t.videos.userId)));
-  if (!row) throw notFound(messages.video.notFound);
-  return row.id;
-}
+const visibleVideoId = async (db: Db, viewer: Viewer, videoId: number) =>
+  (await visibleVideo(db, viewer, videoId)).id;
 
 const OWN_VIDEO = 'You cannot rate your own video.';
 

@@ -1,9 +1,10 @@
 // Building blocks every video list shares: filters from the query, per-viewer flags, cursors, links.next.
 import { and, eq, exists, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import * as v from 'valibot';
+import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
-import { HttpError } from '../http/errors';
+import { HttpError, notFound } from '../http/errors';
 import type { Viewer } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
 import { presentVideos, type ViewerFlags } from './present';
@@ -39,6 +40,16 @@ export function visibleTo(viewer: Viewer, gender?: string): SQL[] {
   const byGender = genderFilter(gender);
   if (byGender) filters.push(byGender);
   return filters;
+}
+
+/** The video `id` as this viewer may see it (public, not geo-blocked for them), else 404 'Video not found'. */
+export async function visibleVideo(db: Db, viewer: Viewer, id: number): Promise<VideoRow> {
+  const [row] = await db
+    .select()
+    .from(t.videos)
+    .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
+  if (!row) throw notFound(messages.video.notFound);
+  return row;
 }
 
 /** isLiked / isRated for one page: one query each, whatever the page size. */

@@ -30,6 +30,7 @@ import {
   tagsFilter,
   type VideoRow,
   visibleTo,
+  visibleVideo,
 } from './listing';
 
 const DEFAULT_PER_PAGE = 10;
@@ -130,12 +131,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get<IdParams>('/v1/videos/start/:id', { config: { doc: startDoc } }, async (request) => {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
-    const id = dbId(request.params.id) ?? 0;
-    const [first] = await db
-      .select()
-      .from(t.videos)
-      .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
-    if (!first) throw notFound(messages.video.notFound);
+    const first = await visibleVideo(db, viewer, dbId(request.params.id) ?? 0);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
     const opening = opensList(query);
     const page = await rankedPage(

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from 'playwright/test';
 import { writeKv } from './device';
+import { signedIn } from './sign-in';
 
 // Issue 5 acceptance, phone project only (see playwright.config.ts): long swipes in order, every feed route, a logged-in viewer.
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
@@ -101,12 +102,7 @@ test.describe('feed acceptance', () => {
   });
 
   test('a logged-in viewer likes, rates and reports without an email', async ({ page, request }) => {
-    const login = await (
-      await request.post('/v1/login', { data: { email: 'sam.viewer@demo.test', password: 'demo-password' } })
-    ).json();
-    const auth = { accessToken: login.access_token, userId: login.user.id, userType: login.user.type };
-    await page.addInitScript((value) => localStorage.setItem('shortcams.auth', value), JSON.stringify(auth));
-    const bearer = { Authorization: `Bearer ${login.access_token}` };
+    const { bearer } = await signedIn(page, request);
 
     await page.goto('/');
     await expect(current(page).locator('video')).toBeVisible();
@@ -140,12 +136,7 @@ test.describe('feed acceptance', () => {
     page,
     request,
   }) => {
-    const login = await (
-      await request.post('/v1/login', { data: { email: 'sam.viewer@demo.test', password: 'demo-password' } })
-    ).json();
-    const auth = { accessToken: login.access_token, userId: login.user.id, userType: login.user.type };
-    await page.addInitScript((value) => localStorage.setItem('shortcams.auth', value), JSON.stringify(auth));
-    const bearer = { Authorization: `Bearer ${login.access_token}` };
+    const { bearer } = await signedIn(page, request);
 
     await page.goto('/videos-rating/feed');
     await expect(page.getByRole('heading', { name: 'Unrated videos' })).toBeVisible();

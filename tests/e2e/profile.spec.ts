@@ -1,18 +1,11 @@
 // The profile screen (spec §2): follow, share, links that count their clicks, the description cut by width, the
 // videos grid that opens the profile feed, a view per visit, and what only the owner sees.
-import { type APIRequestContext, expect, type Page, test } from 'playwright/test';
+import { expect, type Page, test } from 'playwright/test';
+import { signedIn } from './sign-in';
 
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
 const posted = (page: Page, path: string) =>
   page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === path);
-
-async function login(request: APIRequestContext, page: Page, email: string) {
-  const res = await request.post('/v1/login', { data: { email, password: 'demo-password' } });
-  const body = await res.json();
-  const auth = { accessToken: body.access_token, userId: body.user.id, userType: body.user.type };
-  await page.addInitScript((value) => localStorage.setItem('shortcams.auth', value), JSON.stringify(auth));
-  return { id: body.user.id as number, bearer: { Authorization: `Bearer ${body.access_token}` } };
-}
 
 test.describe('profile', () => {
   test.beforeEach(async ({ context }) => {
@@ -109,7 +102,7 @@ test.describe('profile', () => {
     page,
     request,
   }) => {
-    const owner = await login(request, page, 'luna.vega@demo.test');
+    const owner = await signedIn(page, request, 'luna.vega@demo.test');
     const views: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().includes('/v1/profile-view')) views.push(r.url());
@@ -142,7 +135,7 @@ test.describe('profile', () => {
   });
 
   test("a plain user's own profile shows the followed models and liked videos", async ({ page, request }) => {
-    const sam = await login(request, page, 'sam.viewer@demo.test');
+    const sam = await signedIn(page, request, 'sam.viewer@demo.test');
     const luna = (await (await request.get('/v1/users/luna_vega')).json()).data;
     const lunaVideos = (
       await (await request.get('/v1/users/luna_vega/videos', { headers: sam.bearer })).json()

@@ -3,6 +3,7 @@
 import { expect, test } from 'playwright/test';
 import { AGE_CONFIRM_BUTTON } from './age-gate';
 import { readKv } from './device';
+import { signIn } from './sign-in';
 
 test.describe('age gate', () => {
   // A device that has never answered: no storage state at all.
@@ -84,12 +85,10 @@ test.describe('side drawer', () => {
     page,
     request,
   }) => {
-    const login = await (
-      await request.post('/v1/login', { data: { email: 'sam.viewer@demo.test', password: 'demo-password' } })
-    ).json();
-    const auth = { accessToken: login.access_token, userId: login.user.id, userType: login.user.type };
+    const { auth } = await signIn(request);
     await page.goto('/discover');
-    await page.evaluate((value) => localStorage.setItem('shortcams.auth', value), JSON.stringify(auth));
+    // Once, not on every load: this test logs out and must stay logged out.
+    await page.evaluate((value) => localStorage.setItem('shortcams.auth', value), auth);
     await page.reload();
 
     await page.getByRole('button', { name: 'Menu' }).click();
