@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { CreatorCard, Video, WebcamSite } from '../../contract';
-import { Avatar } from '../../ui/Avatar';
+import { CreatorChip } from '../../ui/CreatorChip';
 import { VideoTile } from '../../ui/VideoTile';
 
 /** Spec §9: a carousel ends with a 'More Videos' tile once it holds this many videos. */
@@ -24,11 +24,7 @@ export function CreatorRow({ creators }: { creators: CreatorCard[] }) {
     <ul className="discover-row creator-row">
       {creators.map((c) => (
         <li key={c.id}>
-          <Link to={`/${c.slug}`} className="creator-chip">
-            <Avatar src={c.avatar} name={c.name} size={68} live={c.isLive === 1} />
-            {c.isLive === 1 && <span className="live-badge creator-chip-live">LIVE</span>}
-            <span className="creator-chip-name">{c.name}</span>
-          </Link>
+          <CreatorChip creator={c} size={68} />
         </li>
       ))}
     </ul>

@@ -1,11 +1,10 @@
 import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { fetchFollowingModels, LIKED_VIDEOS_PATH } from '../../api/profile';
 import { useRequest } from '../../api/useRequest';
 import { userVideosPath } from '../../api/users';
 import { useVideoPages } from '../../api/useVideoPages';
 import { type Link, messages, type Video } from '../../contract';
-import { Avatar } from '../../ui/Avatar';
+import { CreatorChip } from '../../ui/CreatorChip';
 import { CreatorLink } from '../../ui/CreatorLink';
 import { ExternalIcon, LinkIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
@@ -178,11 +177,7 @@ export function FollowingPreview({ userId }: { userId: number }) {
     <ul className="profile-following">
       {models.data.slice(0, FOLLOWING_PREVIEW).map((m) => (
         <li key={m.id}>
-          <RouterLink to={`/${encodeURIComponent(m.slug)}`} className="profile-following-item">
-            <Avatar src={m.avatar} name={m.name} size={64} live={m.isLive === 1} />
-            {m.isLive === 1 && <span className="live-badge profile-following-live">LIVE</span>}
-            <span className="profile-following-name">{m.name}</span>
-          </RouterLink>
+          <CreatorChip creator={m} size={64} />
         </li>
       ))}
     </ul>
