@@ -1,5 +1,5 @@
 // Rows → the shapes of src/contract. One function per entity so every route answers the same fields.
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { PublicUser, Video } from '../../src/contract';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
@@ -7,6 +7,7 @@ import type { MediaStorage } from '../media/storage';
 
 type VideoRow = typeof t.videos.$inferSelect;
 type UserRow = typeof t.users.$inferSelect;
+type LiveLink = { id: number; name: string; url: string };
 
 export interface ViewerFlags {
   liked: Set<number>;
@@ -35,6 +36,10 @@ export async function presentVideos(
         name: t.users.name,
         avatarPath: t.users.avatarPath,
         isLive: t.users.isLive,
+        // Only creators on air have a live link worth showing: the first marked live, in their own order.
+        liveLink: sql<LiveLink | null>`case when ${t.users.isLive} then (
+          select json_build_object('id', l.id, 'name', l.name, 'url', l.url) from ${t.links} l
+          where l.user_id = ${t.users}.id and l.is_live order by l.position, l.id limit 1) end`,
       })
       .from(t.users)
       .where(inArray(t.users.id, userIds)),
@@ -51,18 +56,6 @@ export async function presentVideos(
       .where(inArray(t.videoTags.videoId, ids)),
   ]);
   const authorById = new Map(authors.map((a) => [a.id, a]));
-  // Only creators on air have a live link worth showing; first by their own order.
-  const liveAuthors = authors.filter((a) => a.isLive).map((a) => a.id);
-  const liveLinks =
-    liveAuthors.length === 0
-      ? []
-      : await db
-          .select({ id: t.links.id, userId: t.links.userId, name: t.links.name, url: t.links.url })
-          .from(t.links)
-          .where(and(inArray(t.links.userId, liveAuthors), eq(t.links.isLive, true)))
-          .orderBy(t.links.position, t.links.id);
-  const liveLinkOf = new Map<number, { id: number; name: string; url: string }>();
-  for (const { userId, ...link } of liveLinks) if (!liveLinkOf.has(userId)) liveLinkOf.set(userId, link);
   const tagsByVideo = new Map<number, { id: number; name: string; slug: string; position: number }[]>();
   for (const tag of tagRows) {
     const list = tagsByVideo.get(tag.videoId) ?? [];
@@ -83,7 +76,7 @@ export async function presentVideos(
         name: author?.name ?? '',
         avatar: storage.url(author?.avatarPath),
         isLive: author?.isLive ? 1 : 0,
-        liveLink: author?.isLive ? (liveLinkOf.get(row.userId) ?? null) : null,
+        liveLink: author?.liveLink ?? null,
       },
       userId: row.userId,
       thumbnailUrl: storage.url(row.thumbnailPath),
