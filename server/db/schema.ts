@@ -162,6 +162,8 @@ export const videos = pgTable(
     sourcePath: text('source_path'),
     playlistPath: text('playlist_path'),
     thumbnailPath: text('thumbnail_path'),
+    /** The poster at grid size (tile.jpg): grids and carousels load it instead of the full-screen one. */
+    tilePath: text('tile_path'),
     /**
      * Random part of the media folder's name (videos/{id}-{key}, server/media/storage.ts): media is served
      * without a login, so only the API, which filters by visibility, can tell where a video's files are.

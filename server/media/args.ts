@@ -362,6 +362,32 @@ export function frameArgs(
   ];
 }
 
+/** Grid tiles (tile.jpg) are at most this on their long side: a third of a phone's width at 3x density. */
+export const TILE_MAX = 480;
+
+/**
+ * The grid-size copy of a poster: grids and carousels show a dozen at once, so on a phone network each
+ * full-screen poster would cost several times what its tile does.
+ */
+export function tileArgs(poster: string, size: { width: number; height: number }, output: string): string[] {
+  return [
+    ...quiet,
+    '-i',
+    poster,
+    // Area averaging: a downscale that smooths noise instead of aliasing it, which also compresses better.
+    '-vf',
+    `scale=${size.width}:${size.height}:flags=area,setsar=1`,
+    '-map_metadata',
+    '-1',
+    // Quality 7 of 31: at tile size the loss does not show, and busy frames stay around a fifth the size.
+    '-q:v',
+    '7',
+    '-f',
+    'image2',
+    output,
+  ];
+}
+
 export interface LadderJob {
   input: string;
   /** Seconds; bounds the generated silence of a silent source. */

@@ -17,7 +17,7 @@ export const VIDEO_CLEANUP_QUEUE: QueueSpec = {
 /** Media-relative paths a video may own: its folder, and the folders of its published files. */
 export function mediaPathsOf(video: typeof videos.$inferSelect): string[] {
   const paths = new Set<string>([videoMediaDir(video)]);
-  for (const file of [video.playlistPath, video.thumbnailPath]) {
+  for (const file of [video.playlistPath, video.thumbnailPath, video.tilePath]) {
     if (!file) continue;
     // The HLS ladder lives beside its master playlist; the whole folder belongs to the video.
     paths.add(file === video.playlistPath ? path.posix.dirname(file) : file);

@@ -7,7 +7,7 @@ import type { QueueSpec } from '../jobs/boss';
 import { demoPattern, demoSeconds, demoToneHz } from '../seed/patterns';
 import { type DemoClip, demoClipArgs, masterPlaylist, type Rendition, stillImageArgs } from './args';
 import { ffmpeg } from './ffmpeg';
-import { discardIfDeleted, UNFINISHED } from './pipeline';
+import { discardIfDeleted, UNFINISHED, writeTile } from './pipeline';
 import { type MediaStorage, videoMediaDir } from './storage';
 
 export const DEMO_MEDIA_QUEUE: QueueSpec = {
@@ -58,6 +58,7 @@ export async function generateDemoVideo(
       }),
       { timeoutMs: 120_000 },
     );
+    await writeTile(tmp, 'thumb.jpg', clip.rendition);
     await fs.writeFile(
       path.join(tmp, 'master.m3u8'),
       masterPlaylist([{ uri: `${variant}/index.m3u8`, rendition: clip.rendition, audioKbps: AUDIO_KBPS }]),
@@ -73,6 +74,7 @@ export async function generateDemoVideo(
       status: 'approved',
       playlistPath: `${dir}/master.m3u8`,
       thumbnailPath: `${dir}/thumb.jpg`,
+      tilePath: `${dir}/tile.jpg`,
       durationSeconds: clip.seconds,
       width: clip.rendition.width,
       height: clip.rendition.height,

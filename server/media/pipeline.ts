@@ -24,6 +24,8 @@ import {
   playlistSeconds,
   progressiveMp4Args,
   renditionName,
+  TILE_MAX,
+  tileArgs,
 } from './args';
 import { ffmpeg, MediaToolError } from './ffmpeg';
 import { inspectUpload, type MediaInfo, MediaRejection, probeMedia } from './probe';
@@ -60,6 +62,13 @@ export const MAX_MEDIA_ATTEMPTS = 6;
 
 /** Posters (screenshot, thumbnail) are at most this on their long side: full screen on a phone. */
 const POSTER_MAX = 960;
+
+/** Writes `tile.jpg` beside a poster of `size` in the folder `dir` (absolute), for grids and carousels. */
+export async function writeTile(dir: string, poster: string, size: { width: number; height: number }) {
+  await ffmpeg(tileArgs(path.join(dir, poster), fitWithin(size, TILE_MAX), path.join(dir, 'tile.jpg')), {
+    timeoutMs: 30_000,
+  });
+}
 
 export type Stage = 'preprocess' | 'process';
 const queueOf: Record<Stage, QueueSpec> = {
@@ -300,14 +309,16 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
         const tmp = await fs.mkdtemp(path.join(await storage.ensurePrivate('tmp'), `thumb-${videoId}-`));
         const dir = videoMediaDir(video);
         const thumbnail = `${dir}/thumb.jpg`;
+        const tile = `${dir}/tile.jpg`;
         try {
           // A second in: a first frame is often black or a fade-in.
           const at = Math.min(1, duration / 2);
           const out = path.join(tmp, 'thumb.jpg');
-          await ffmpeg(frameArgs(source, { atSeconds: at, size: fitWithin(info, POSTER_MAX), output: out }), {
-            timeoutMs: 60_000,
-          });
+          const size = fitWithin(info, POSTER_MAX);
+          await ffmpeg(frameArgs(source, { atSeconds: at, size, output: out }), { timeoutMs: 60_000 });
+          await writeTile(tmp, 'thumb.jpg', size);
           await storage.ensure(dir);
+          await fs.rename(path.join(tmp, 'tile.jpg'), storage.abs(tile));
           await fs.rename(out, storage.abs(thumbnail));
         } finally {
           await fs.rm(tmp, { recursive: true, force: true });
@@ -318,6 +329,7 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
             ...shapeOf(info),
             durationSeconds: duration,
             thumbnailPath: thumbnail,
+            tilePath: tile,
             updatedAt: new Date(),
           })
           .where(eq(videos.id, videoId));
@@ -384,7 +396,7 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
             timeoutMs: 120_000 + duration * 1_000,
           });
           // The folder is replaced whole: carry the posters over.
-          for (const poster of ['first.jpg', 'thumb.jpg']) {
+          for (const poster of ['first.jpg', 'thumb.jpg', 'tile.jpg']) {
             await fs.copyFile(storage.abs(`${dir}/${poster}`), path.join(tmp, poster)).catch(() => {});
           }
           await storage.publishDir(tmp, dir);

@@ -80,6 +80,7 @@ export async function presentVideos(
       },
       userId: row.userId,
       thumbnailUrl: storage.url(row.thumbnailPath),
+      tileUrl: storage.url(row.tilePath),
       duration: Math.round(row.durationSeconds),
       viewCount: row.viewCount,
       likeCount: row.likeCount,

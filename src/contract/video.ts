@@ -27,6 +27,8 @@ export const videoSchema = v.object({
   user: videoAuthorSchema,
   userId: v.number(),
   thumbnailUrl: v.nullable(v.string()),
+  /** The poster at grid size, for grids, carousels and sidebars; absent or null: use thumbnailUrl. */
+  tileUrl: v.optional(v.nullable(v.string())),
   /** Seconds. */
   duration: v.number(),
   viewCount: v.number(),

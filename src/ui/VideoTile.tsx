@@ -2,7 +2,7 @@ import { useSetAtom } from 'jotai';
 import { Link } from 'react-router';
 import type { Video } from '../contract';
 import { currentVideoAtom } from '../state/preferences';
-import { formatCount, formatDuration } from './format';
+import { formatCount, formatDuration, tileOf } from './format';
 import { EyeIcon } from './icons';
 import './video-grid.css';
 
@@ -53,9 +53,9 @@ export function VideoTile({
       onClick={() => select({ id: video.id, slug: video.slug })}
     >
       <span className="video-tile-media">
-        {video.thumbnailUrl && (
+        {tileOf(video) && (
           <img
-            src={video.thumbnailUrl}
+            src={tileOf(video) ?? undefined}
             alt=""
             width="180"
             height="320"

@@ -14,3 +14,7 @@ export function formatDuration(seconds: number): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(Math.floor(total / 60))}:${pad(total % 60)}`;
 }
+
+/** The picture a grid shows for a video: its tile where the server made one, else the full poster. */
+export const tileOf = (video: { tileUrl?: string | null; thumbnailUrl: string | null }) =>
+  video.tileUrl ?? video.thumbnailUrl;

@@ -90,6 +90,10 @@ describe('demo seed', () => {
     expect(thumb.statusCode).toBe(200);
     expect(thumb.headers['content-type']).toBe('image/jpeg');
     expect(thumb.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    // The grid-size tile is served too, lighter than the poster.
+    const tile = await ctx.app.inject({ method: 'GET', url: `/media/${video?.tilePath}` });
+    expect(tile.statusCode).toBe(200);
+    expect(tile.rawPayload.length).toBeLessThan(thumb.rawPayload.length);
     const segment = `/media/${path.posix.dirname(video?.playlistPath ?? '')}/540p/seg_000.ts`;
     const ranged = await ctx.app.inject({ method: 'GET', url: segment, headers: { range: 'bytes=0-187' } });
     expect(ranged.statusCode).toBe(206);

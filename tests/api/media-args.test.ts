@@ -15,6 +15,7 @@ import {
   renditionName,
   stillImageArgs,
   tailScanArgs,
+  tileArgs,
 } from '../../server/media/args';
 import { demoClip } from '../../server/media/demo';
 import { MediaRejection, readProbe } from '../../server/media/probe';
@@ -154,6 +155,12 @@ describe('upload ladder and probe (pure)', () => {
       '-ss',
     );
     expect(flag(tailScanArgs('in', 17), '-read_intervals')).toBe('17.000%+86400');
+    // The grid tile: scaled by area averaging, stripped, compressed harder than the full-screen poster.
+    const tile = tileArgs('thumb.jpg', { width: 270, height: 480 }, 'tile.jpg');
+    expect(flag(tile, '-vf')).toBe('scale=270:480:flags=area,setsar=1');
+    expect(flag(tile, '-map_metadata')).toBe('-1');
+    expect(Number(flag(tile, '-q:v'))).toBeGreaterThan(Number(flag(frame, '-q:v')));
+    expect(tile.at(-1)).toBe('tile.jpg');
     expect(flag(tailScanArgs('in', 17), '-show_entries')).toBe('packet=pts_time');
     const mp4 = progressiveMp4Args('p.m3u8', 'o.mp4');
     expect(flag(mp4, '-c')).toBe('copy');

@@ -107,6 +107,7 @@ describe('media pipeline with running workers', () => {
     expect(video.status, video.statusReason ?? '').toBe('approved');
     expect(video.playlistPath).toBe(`${folder}/master.m3u8`);
     expect(video.thumbnailPath).toBe(`${folder}/thumb.jpg`);
+    expect(video.tilePath).toBe(`${folder}/tile.jpg`);
     expect(video.renditions).toEqual([
       { width: 360, height: 640, bandwidth: 896_000 },
       { width: 540, height: 960, bandwidth: 1_596_000 },
@@ -164,6 +165,11 @@ describe('media pipeline with running workers', () => {
     const thumb = await probeFile(path.join(dir, 'thumb.jpg'));
     expect(thumb.streams[0]).toMatchObject({ codec_name: 'mjpeg', width: 540, height: 960 });
     expect((await probeFile(path.join(dir, 'first.jpg'))).streams[0]).toMatchObject({ codec_name: 'mjpeg' });
+    // Grids load the tile: half the poster's size each way, and a fraction of its bytes.
+    const tile = await probeFile(path.join(dir, 'tile.jpg'));
+    expect(tile.streams[0]).toMatchObject({ codec_name: 'mjpeg', width: 270, height: 480 });
+    const bytes = async (name: string) => (await fs.stat(path.join(dir, name))).size;
+    expect(await bytes('tile.jpg')).toBeLessThan((await bytes('thumb.jpg')) / 2);
     // No work folders are left behind.
     expect(await fs.readdir(ctx.storage.privateAbs('tmp'))).toEqual([]);
   });

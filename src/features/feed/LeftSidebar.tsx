@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { fetchFeedPage } from '../../api/videos';
 import type { Video } from '../../contract';
-import { formatCount } from '../../ui/format';
+import { formatCount, tileOf } from '../../ui/format';
 import { EyeIcon, HeartIcon } from '../../ui/icons';
 import { type AdPlacement, mixAds, SIDEBAR_PAGE_SIZE, SIDEBAR_STOP_BELOW, sidebarColumns } from './sidebar';
 
@@ -66,7 +66,7 @@ export function LeftSidebar({ ads }: { ads: AdPlacement[] }) {
                 className="sidebar-thumb"
                 aria-label={entry.item.title}
               >
-                {entry.item.thumbnailUrl && <img src={entry.item.thumbnailUrl} alt="" loading="lazy" />}
+                {tileOf(entry.item) && <img src={tileOf(entry.item) ?? undefined} alt="" loading="lazy" />}
                 <span className="sidebar-counts">
                   <span>
                     <EyeIcon /> {formatCount(entry.item.viewCount)}
