@@ -92,9 +92,11 @@ export async function apiFetch(
     payload = JSON.stringify(body);
   }
 
+  // A timeout and the caller's own abort end the same request: one signal for fetch, AbortSignal.any's job
+  // (Safari 17.4+, Chrome 116+), written out for older phones.
   const deadline = timeoutMs === undefined ? undefined : new AbortController();
   const timer = deadline && setTimeout(() => deadline.abort(), timeoutMs);
-  signal?.addEventListener('abort', () => deadline?.abort(), { once: true });
+  if (deadline) signal?.addEventListener('abort', () => deadline.abort(), { once: true });
   let response: Response;
   let json: unknown;
   try {
