@@ -3,20 +3,29 @@ import { errorResponseSchema, messages } from '../contract';
 import { getGuestId } from '../offline/kv';
 import { readAuth } from '../state/auth';
 
-/** Every failed call, whatever went wrong: status 0 means the request never got an answer. */
+/**
+ * Every failed call, whatever went wrong: status 0 means the request never got an answer. `fromServer` says
+ * whether `message` is the server's own words (a JSON error body) or this client's stand-in for an answer
+ * it could not read; src/api/errors.ts decides from it which text the viewer gets.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly errors?: Record<string, string[]>;
+  readonly fromServer: boolean;
 
-  constructor(status: number, message: string, errors?: Record<string, string[]>, options?: ErrorOptions) {
+  constructor(
+    status: number,
+    message: string,
+    errors?: Record<string, string[]>,
+    options?: ErrorOptions & { fromServer?: boolean },
+  ) {
     super(message, options);
     this.name = 'ApiError';
     this.status = status;
+    this.fromServer = options?.fromServer ?? false;
     if (errors) this.errors = errors;
   }
 }
-
-export const NETWORK_ERROR_MESSAGE = 'Network error.';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -36,9 +45,10 @@ interface RequestOptions {
   loginOn?: readonly number[];
 }
 
-/** Where a call that needs a fresh sign-in sends the viewer. */
+/** Where a call that needs a fresh sign-in sends the viewer; the login screen brings them back here. */
 export function redirectToLogin() {
-  window.location.assign('/login');
+  const here = `${window.location.pathname}${window.location.search}`;
+  window.location.assign(`/login?next=${encodeURIComponent(here)}`);
 }
 
 /**
@@ -111,7 +121,7 @@ export async function apiFetch(
   } catch (error) {
     // An abort is the caller's own decision, not a failure to report.
     if (signal?.aborted) throw error;
-    throw new ApiError(0, NETWORK_ERROR_MESSAGE, undefined, { cause: error });
+    throw new ApiError(0, messages.network, undefined, { cause: error });
   } finally {
     clearTimeout(timer);
   }
@@ -119,7 +129,8 @@ export async function apiFetch(
   if (!response.ok && loginOn?.includes(response.status)) redirectToLogin();
   if (!response.ok) {
     const parsed = v.safeParse(errorResponseSchema, json);
-    if (parsed.success) throw new ApiError(response.status, parsed.output.message, parsed.output.errors);
+    if (parsed.success)
+      throw new ApiError(response.status, parsed.output.message, parsed.output.errors, { fromServer: true });
     throw new ApiError(response.status, messages.server.internal);
   }
   if (!schema) return json;

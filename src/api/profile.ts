@@ -1,10 +1,18 @@
 import {
   followingModelsResponseSchema,
+  type OwnProfile,
+  ownProfileResponseSchema,
   type ProfileDetailsInput,
   type ProfileLinksInput,
   profileUpdateResponseSchema,
 } from '../contract';
 import { apiFetch } from './http';
+
+/** GET /v1/profile: the signed-in account, with what only its owner sees (email, verification, studio). */
+export async function fetchOwnProfile(signal?: AbortSignal): Promise<OwnProfile> {
+  const { data } = await apiFetch('/v1/profile', { schema: ownProfileResponseSchema, signal });
+  return data;
+}
 
 /** One of the profile forms: details, gender, password (with confirmation) or colour. */
 export type ProfileUpdate = Partial<ProfileDetailsInput> | Record<string, string>;

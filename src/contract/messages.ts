@@ -7,6 +7,10 @@ export const messages = {
   },
   page: { notFound: 'Page not found' },
   video: { notFound: 'Video not found' },
+  /** A request that got no answer at all (offline, timeout, DNS). */
+  network: 'Network error.',
+  /** The device refused to store something (IndexedDB or file-system quota). */
+  storageFull: 'Your device is out of storage space. Free some space and try again; what you typed is kept.',
   server: {
     internal: 'Something went wrong, try again later.',
     notFound: 'Not found.',

@@ -36,6 +36,32 @@ export function saveAuth(auth: Auth, remember: boolean) {
   (remember ? localStorage : sessionStorage).setItem(KEY, JSON.stringify(auth));
 }
 
+/**
+ * The one way in, for the login form, a mailed link and sign-up alike: stores the token (spec §4: remember me
+ * in localStorage, else sessionStorage, gone with the tab) and sets the atom every screen reads.
+ */
+export function signIn(
+  answer: { access_token: string; user: { id: number; type: UserType } },
+  remember: boolean,
+) {
+  const auth: Auth = { accessToken: answer.access_token, userId: answer.user.id, userType: answer.user.type };
+  saveAuth(auth, remember);
+  appStore.set(authAtom, auth);
+  return auth;
+}
+
+/**
+ * Where to go once signed in: the page the login wrapper or an expired session came from (router state
+ * `from`, or `?next=` after a full reload), only if it is a path of this app; else the account home.
+ */
+export function returnPath(state: unknown, search: string): string {
+  const fromState = (state as { from?: unknown } | null)?.from;
+  const candidate = typeof fromState === 'string' ? fromState : new URLSearchParams(search).get('next');
+  // A path of this origin only: '//evil.example' and 'https://…' would leave the app.
+  if (candidate && /^\/(?![/\\])/.test(candidate) && !candidate.startsWith('/login')) return candidate;
+  return '/account';
+}
+
 export function clearAuth() {
   localStorage.removeItem(KEY);
   sessionStorage.removeItem(KEY);

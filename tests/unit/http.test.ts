@@ -18,7 +18,7 @@ describe('api client', () => {
     await expect(updateLinks([{ url: 'https://example.com', action: 'add' }])).rejects.toMatchObject({
       status: 402,
     });
-    expect(assign).toHaveBeenLastCalledWith('/login');
+    expect(assign).toHaveBeenLastCalledWith(expect.stringMatching(/^\/login\?next=/));
     answer(403, { message: 'This action is unauthorized.' });
     await expect(updateProfile({ name: 'Luna' })).rejects.toMatchObject({ status: 403 });
     expect(assign).toHaveBeenCalledTimes(2);

@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { discoverGender, fetchDiscover } from '../../api/discover';
-import { ApiError } from '../../api/http';
+import { errorText } from '../../api/errors';
 import { useRequest } from '../../api/useRequest';
 import { type DiscoverResponse, discoverGroups, type SearchResponse } from '../../contract';
 import { preferencesCategoryAtom } from '../../state/preferences';
@@ -62,11 +62,7 @@ export function DiscoverScreen() {
       ) : discover.status === 'error' ? (
         <div className="discover-message" role="alert">
           <p className="discover-message-title">Couldn't load Discover</p>
-          <p className="discover-message-text">
-            {discover.error instanceof ApiError
-              ? discover.error.message
-              : 'Something went wrong, try again later.'}
-          </p>
+          <p className="discover-message-text">{errorText(discover.error)}</p>
           <button type="button" className="btn btn-primary" onClick={discover.retry}>
             Retry
           </button>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { searchDiscover } from '../../api/discover';
-import { ApiError } from '../../api/http';
+import { errorText } from '../../api/errors';
 import type { SearchResponse } from '../../contract';
 
 /** Spec §9: results follow typing after 300 ms; the search counts as finished after 2 s without typing. */
@@ -32,8 +32,7 @@ export function useDiscoverSearch(text: string): SearchState {
         (data) => setSettled({ query, state: { status: 'done', data } }),
         (error: unknown) => {
           if (controller.signal.aborted) return;
-          const message =
-            error instanceof ApiError ? error.message : 'Something went wrong, try again later.';
+          const message = errorText(error);
           // A failed final call keeps the results the quick one already showed.
           setSettled((current) =>
             isFinal && current?.query === query && current.state.status === 'done'

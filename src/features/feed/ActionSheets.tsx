@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../api/http';
+import { errorText } from '../../api/errors';
 import { postVideoRating } from '../../api/videos';
 import type { Video } from '../../contract';
 import { Sheet } from '../../ui/Sheet';
@@ -79,7 +79,7 @@ function useRateVideo(video: Video, guest: boolean, onRated: (message: string) =
       timer.current = setTimeout(() => onRated('Video rated'), RATING_CLOSE_MS);
     } catch (e) {
       setChosen(null);
-      setError(e instanceof ApiError ? e.message : 'Request failed.');
+      setError(errorText(e, { fallback: 'Request failed.' }));
     }
   };
   return { chosen, error, askLogin, closeLogin: () => setAskLogin(false), choose };

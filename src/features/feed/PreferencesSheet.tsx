@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { fetchTags } from '../../api/videos';
 import type { Tag } from '../../contract';
 import { preferenceAutoscrollAtom, preferenceSelectedTagsAtom } from '../../state/preferences';
+import '../../ui/form/form.css';
 import { Sheet } from '../../ui/Sheet';
 
 /** Spec §9: tag search starts at 2 characters, 300 ms after the last keystroke. */

@@ -1,6 +1,6 @@
 import { useAtom, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { ApiError } from '../../api/http';
+import { errorText } from '../../api/errors';
 import { fetchFeedPage } from '../../api/videos';
 import type { Video } from '../../contract';
 import { useRealNavigationType } from '../../state/panel';
@@ -12,9 +12,6 @@ const merge = (known: Video[], page: Video[]) => {
   const seen = new Set(known.map((v) => v.id));
   return [...known, ...page.filter((v) => !seen.has(v.id))];
 };
-
-const messageOf = (error: unknown) =>
-  error instanceof ApiError ? error.message : 'Something went wrong, please try again.';
 
 /**
  * Owns the list behind a feed screen: starts it (from the grid's hand-over or the first page), and loads the
@@ -51,7 +48,7 @@ export function useFeedList(source: FeedSource, start: FeedStart | undefined, ge
       (page) => setList({ key: listKey, videos: page.data, next: page.links.next, status: 'ready' }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setList({ key: listKey, videos: [], next: null, status: 'error', error: messageOf(error) });
+        setList({ key: listKey, videos: [], next: null, status: 'error', error: errorText(error) });
       },
     );
     return () => controller.abort();

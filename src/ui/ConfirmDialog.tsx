@@ -1,0 +1,69 @@
+import { useEffect, useId, useRef } from 'react';
+import './sheet.css';
+
+/**
+ * "Are you sure?" before something that cannot be undone (delete a link or a video, leave a studio): a modal
+ * alert dialog, Cancel first and focused, so Enter or a stray tap never confirms by accident.
+ */
+export function ConfirmDialog({
+  title,
+  text,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  busy = false,
+}: {
+  title: string;
+  text: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  /** The confirmed action is under way: both buttons wait. */
+  busy?: boolean;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="sheet confirm-dialog"
+      role="alertdialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onCancel();
+      }}
+      onKeyDown={(event) => event.stopPropagation()}
+    >
+      <div className="sheet-body">
+        <h2 id={`${id}-title`} className="sheet-title">
+          {title}
+        </h2>
+        <p id={`${id}-text`} className="confirm-text">
+          {text}
+        </p>
+        <div className="confirm-actions">
+          {/* biome-ignore lint/a11y/noAutofocus: the safe choice takes the focus in a destructive dialog. */}
+          <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy} autoFocus>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={onConfirm}
+            disabled={busy}
+            aria-busy={busy}
+          >
+            {confirmLabel}
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,553 @@
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
+import { CloseIcon, EyeIcon, EyeOffIcon } from '../icons';
+import type { FormApi, FormValues } from './useForm';
+import './form.css';
+
+/** The names of `V`'s fields whose value is a `T`: a text field can only be bound to a string. */
+type KeysOf<V, T> = { [K in keyof V & string]: V[K] extends T ? K : never }[keyof V & string];
+
+interface BaseProps<V extends FormValues, K> {
+  form: FormApi<V>;
+  name: K;
+  label: ReactNode;
+  /** A line under the field that stays, e.g. a rule or an availability answer. */
+  hint?: ReactNode;
+  className?: string;
+}
+
+function describedBy(id: string, error: string | undefined, hint: ReactNode) {
+  const ids = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return ids || undefined;
+}
+
+/** Label on top, the control, then the hint and the field's first message: the layout of every field. */
+function FieldFrame({
+  id,
+  label,
+  hint,
+  error,
+  extra,
+  className = '',
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  extra?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`field${error ? ' has-error' : ''} ${className}`}>
+      <div className="field-label-row">
+        <label htmlFor={id} className="field-label">
+          {label}
+        </label>
+        {extra}
+      </div>
+      {children}
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function TextField<V extends FormValues, K extends KeysOf<V, string>>({
+  form,
+  name,
+  label,
+  hint,
+  className,
+  type = 'text',
+  autoComplete,
+  inputMode,
+  placeholder,
+  maxLength,
+  onBlur,
+  readOnly,
+}: BaseProps<V, K> & {
+  type?: 'text' | 'email' | 'tel' | 'url' | 'search' | 'number';
+  autoComplete?: string;
+  inputMode?: 'text' | 'email' | 'tel' | 'url' | 'numeric' | 'decimal' | 'search';
+  placeholder?: string;
+  maxLength?: number;
+  onBlur?: () => void;
+  readOnly?: boolean;
+}) {
+  const id = form.fieldId(name);
+  const error = form.errors[name];
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        className="field-input"
+        value={String(form.values[name] ?? '')}
+        onChange={(event) => form.setValue(name, event.target.value as V[K])}
+        onBlur={onBlur}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        readOnly={readOnly}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+      />
+    </FieldFrame>
+  );
+}
+
+/** A password with a show / hide toggle, for checking what was typed on a phone keyboard. */
+export function PasswordField<V extends FormValues, K extends KeysOf<V, string>>({
+  form,
+  name,
+  label,
+  hint,
+  className,
+  autoComplete = 'current-password',
+}: BaseProps<V, K> & { autoComplete?: 'current-password' | 'new-password' }) {
+  const [shown, setShown] = useState(false);
+  const id = form.fieldId(name);
+  const error = form.errors[name];
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+      <div className="field-affix">
+        <input
+          id={id}
+          name={name}
+          type={shown ? 'text' : 'password'}
+          className="field-input"
+          value={String(form.values[name] ?? '')}
+          onChange={(event) => form.setValue(name, event.target.value as V[K])}
+          autoComplete={autoComplete}
+          autoCapitalize="off"
+          spellCheck={false}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, error, hint)}
+        />
+        <button
+          type="button"
+          className="field-affix-button"
+          aria-label={shown ? 'Hide password' : 'Show password'}
+          aria-pressed={shown}
+          aria-controls={id}
+          onClick={() => setShown((s) => !s)}
+        >
+          {shown ? <EyeOffIcon /> : <EyeIcon />}
+        </button>
+      </div>
+    </FieldFrame>
+  );
+}
+
+/** Multi-line text; with `maxLength` a counter says how much room is left (announced when it runs out). */
+export function TextAreaField<V extends FormValues, K extends KeysOf<V, string>>({
+  form,
+  name,
+  label,
+  hint,
+  className,
+  maxLength,
+  rows = 4,
+  placeholder,
+}: BaseProps<V, K> & { maxLength?: number; rows?: number; placeholder?: string }) {
+  const id = form.fieldId(name);
+  const error = form.errors[name];
+  const length = String(form.values[name] ?? '').length;
+  const counter =
+    maxLength === undefined ? undefined : (
+      <span
+        className={`field-counter${length > maxLength ? ' is-over' : ''}`}
+        aria-live={length >= maxLength ? 'polite' : 'off'}
+      >
+        {length}/{maxLength}
+      </span>
+    );
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} extra={counter} className={className}>
+      <textarea
+        id={id}
+        name={name}
+        className="field-input"
+        rows={rows}
+        value={String(form.values[name] ?? '')}
+        onChange={(event) => form.setValue(name, event.target.value as V[K])}
+        placeholder={placeholder}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+      />
+    </FieldFrame>
+  );
+}
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** A native select (the phone's own picker); `placeholder` is a first, empty option such as 'Select'. */
+export function SelectField<V extends FormValues, K extends KeysOf<V, string>>({
+  form,
+  name,
+  label,
+  hint,
+  className,
+  options,
+  placeholder,
+  autoComplete,
+}: BaseProps<V, K> & { options: readonly Option[]; placeholder?: string; autoComplete?: string }) {
+  const id = form.fieldId(name);
+  const error = form.errors[name];
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+      <select
+        id={id}
+        name={name}
+        className="field-input field-select"
+        value={String(form.values[name] ?? '')}
+        onChange={(event) => form.setValue(name, event.target.value as V[K])}
+        autoComplete={autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+      >
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </FieldFrame>
+  );
+}
+
+/** A checkbox whose label may hold a link (the terms). */
+export function CheckboxField<V extends FormValues, K extends KeysOf<V, boolean>>({
+  form,
+  name,
+  label,
+  hint,
+  className = '',
+}: BaseProps<V, K>) {
+  const id = form.fieldId(name);
+  const error = form.errors[name];
+  return (
+    <div className={`field field-check${error ? ' has-error' : ''} ${className}`}>
+      <div className="field-check-row">
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          className="field-checkbox"
+          checked={Boolean(form.values[name])}
+          onChange={(event) => form.setValue(name, event.target.checked as V[K])}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, error, hint)}
+        />
+        <label htmlFor={id}>{label}</label>
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** An on/off setting, drawn as a switch (role="switch" for screen readers). */
+export function SwitchField<V extends FormValues, K extends KeysOf<V, boolean>>({
+  form,
+  name,
+  label,
+  hint,
+  className = '',
+}: BaseProps<V, K>) {
+  const id = form.fieldId(name);
+  return (
+    <div className={`field ${className}`}>
+      <div className="switch-row">
+        <label htmlFor={id}>{label}</label>
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          role="switch"
+          checked={Boolean(form.values[name])}
+          aria-checked={Boolean(form.values[name])}
+          onChange={(event) => form.setValue(name, event.target.checked as V[K])}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+        />
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export interface Choice extends Option {
+  description?: string;
+  icon?: ReactNode;
+}
+
+/**
+ * One of a few choices as radio buttons: large cards (`cards`, e.g. 'Watch videos' / 'Post videos') or a
+ * compact list (`list`, e.g. report reasons). Arrow keys move between them, as in any radio group.
+ */
+export function ChoiceField<V extends FormValues, K extends KeysOf<V, string>>({
+  form,
+  name,
+  label,
+  hint,
+  className = '',
+  options,
+  variant = 'cards',
+}: BaseProps<V, K> & { options: readonly Choice[]; variant?: 'cards' | 'list' }) {
+  const id = form.fieldId(name);
+  const error = form.errors[name];
+  return (
+    <fieldset
+      className={`field field-choices is-${variant}${error ? ' has-error' : ''} ${className}`}
+      aria-describedby={describedBy(id, error, hint)}
+    >
+      <legend className="field-label">{label}</legend>
+      <div className="field-choice-list">
+        {options.map((option, index) => (
+          <label key={option.value} className="field-choice">
+            <input
+              // The first radio carries the field's id, so a failed submit can focus the group.
+              id={index === 0 ? id : undefined}
+              type="radio"
+              name={`${id}-${name}`}
+              value={option.value}
+              checked={form.values[name] === option.value}
+              onChange={() => form.setValue(name, option.value as V[K])}
+            />
+            {option.icon && (
+              <span className="field-choice-icon" aria-hidden="true">
+                {option.icon}
+              </span>
+            )}
+            <span className="field-choice-text">
+              <span className="field-choice-label">{option.label}</span>
+              {option.description && <span className="field-choice-description">{option.description}</span>}
+            </span>
+          </label>
+        ))}
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/**
+ * A list of short words (tags) typed one at a time and added with Enter or a comma; `check` refuses one with
+ * a message (the spec's tag rules) before it joins the list. Backspace in an empty input takes the last back.
+ */
+export function ChipsField<V extends FormValues, K extends KeysOf<V, string[]>>({
+  form,
+  name,
+  label,
+  hint,
+  className,
+  check,
+  placeholder,
+  prefix = '',
+}: BaseProps<V, K> & {
+  /** A message when `chip` may not join `current`, else undefined. */
+  check?: (chip: string, current: readonly string[]) => string | undefined;
+  placeholder?: string;
+  /** Drawn before each chip, e.g. '#'. */
+  prefix?: string;
+}) {
+  const [draft, setDraft] = useState('');
+  const [refusal, setRefusal] = useState<string | undefined>();
+  const id = form.fieldId(name);
+  const chips = (form.values[name] as string[] | undefined) ?? [];
+  const error = refusal ?? form.errors[name];
+
+  const add = (raw: string) => {
+    const chip = raw.trim();
+    if (chip === '') return true;
+    const message = check?.(chip, chips);
+    if (message) {
+      setRefusal(message);
+      return false;
+    }
+    setRefusal(undefined);
+    form.setValue(name, [...chips, chip] as V[K]);
+    return true;
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter' || event.key === ',') {
+      event.preventDefault();
+      if (add(draft)) setDraft('');
+    } else if (event.key === 'Backspace' && draft === '' && chips.length > 0) {
+      form.setValue(name, chips.slice(0, -1) as V[K]);
+    }
+  };
+
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+      <div className="field-input field-chips">
+        {chips.length > 0 && (
+          <ul className="chip-list" aria-label="Added">
+            {chips.map((chip) => (
+              <li key={chip} className="chip is-selected field-chip">
+                <span>
+                  {prefix}
+                  {chip}
+                </span>
+                <button
+                  type="button"
+                  className="field-chip-remove"
+                  aria-label={`Remove ${prefix}${chip}`}
+                  onClick={() => form.setValue(name, chips.filter((c) => c !== chip) as V[K])}
+                >
+                  <CloseIcon />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <input
+          id={id}
+          className="field-chips-input"
+          value={draft}
+          placeholder={placeholder}
+          enterKeyHint="enter"
+          autoComplete="off"
+          autoCapitalize="off"
+          onChange={(event) => {
+            const text = event.target.value;
+            // A comma typed or pasted ends a chip on keyboards that send no key events (Android IMEs).
+            if (text.includes(',')) {
+              const parts = text.split(',');
+              const last = parts.pop() ?? '';
+              for (const part of parts) if (!add(part)) return setDraft(part);
+              setDraft(last);
+            } else {
+              setRefusal(undefined);
+              setDraft(text);
+            }
+          }}
+          onKeyDown={onKeyDown}
+          onBlur={() => {
+            if (add(draft)) setDraft('');
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, error, hint)}
+        />
+      </div>
+    </FieldFrame>
+  );
+}
+
+/** The platform's own date or date-time picker; `min` / `max` bound what it offers. */
+export function DateField<V extends FormValues, K extends KeysOf<V, string>>({
+  form,
+  name,
+  label,
+  hint,
+  className,
+  type = 'date',
+  min,
+  max,
+}: BaseProps<V, K> & { type?: 'date' | 'datetime-local'; min?: string; max?: string }) {
+  const id = form.fieldId(name);
+  const error = form.errors[name];
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        className="field-input field-date"
+        value={String(form.values[name] ?? '')}
+        min={min}
+        max={max}
+        onChange={(event) => form.setValue(name, event.target.value as V[K])}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+      />
+    </FieldFrame>
+  );
+}
+
+/**
+ * The form's send button, disabled with a spinner while sending, and right above it the form's own message
+ * (one that belongs to no field), announced as it appears.
+ */
+export function SubmitButton<V extends FormValues>({
+  form,
+  children,
+  className = '',
+}: {
+  form: FormApi<V>;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <>
+      <div className="form-error-region" role="alert">
+        {form.formError && <p className="form-error">{form.formError}</p>}
+      </div>
+      <button
+        type="submit"
+        className={`btn btn-primary form-submit ${className}`}
+        disabled={form.submitting}
+        aria-busy={form.submitting}
+      >
+        {form.submitting && <span className="form-submit-spinner" aria-hidden="true" />}
+        <span>{children}</span>
+      </button>
+    </>
+  );
+}
+
+/** `<form>` bound to the kit: no browser validation bubbles (the contract's messages show instead). */
+export function Form<V extends FormValues>({
+  form,
+  children,
+  className = '',
+  'aria-label': ariaLabel,
+}: {
+  form: FormApi<V>;
+  children: ReactNode;
+  className?: string;
+  'aria-label'?: string;
+}) {
+  return (
+    <form className={`form ${className}`} noValidate onSubmit={form.handleSubmit} aria-label={ariaLabel}>
+      {children}
+    </form>
+  );
+}
