@@ -8,9 +8,13 @@ import { startServer } from './server';
  * start as a visitor who has confirmed the 18+ gate once (E2E_STORAGE_STATE, see playwright.config.ts).
  */
 export default async function globalSetup() {
+  // E2E_REUSE_DATA_DIR (a developer's convenience, never CI): seed that folder once and start from it on
+  // later runs, so a single spec runs in seconds instead of waiting for the demo videos again.
+  const reuse = process.env.E2E_REUSE_DATA_DIR;
   const server = await startServer({
     timeoutMs: 480_000,
     env: {
+      ...(reuse ? { DATA_DIR: reuse } : {}),
       // 32 clips: the feed acceptance swipes 30 videos up and back.
       DEMO_VIDEOS: process.env.E2E_DEMO_VIDEOS ?? '32',
       // Every test signs in from the same address; the limit itself is the API tests' business.
