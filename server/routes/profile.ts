@@ -10,6 +10,7 @@ import {
   messages,
   type OwnProfile,
   ownProfileResponseSchema,
+  PROFILE_IMAGE_BOXES,
   profileColorSchema,
   profileDetailsSchema,
   profileGenderSchema,
@@ -35,16 +36,14 @@ const forbidden = () => new HttpError(403, messages.server.forbidden);
 
 export const IMAGE_BOXES = {
   profile_photo: {
-    width: 150,
-    height: 150,
+    ...PROFILE_IMAGE_BOXES.profile_photo,
     crop: true,
     column: 'avatarPath',
     stem: 'avatar',
     done: p.photoUpdated,
   },
   profile_cover: {
-    width: 1000,
-    height: 500,
+    ...PROFILE_IMAGE_BOXES.profile_cover,
     crop: true,
     column: 'coverPath',
     stem: 'cover',
