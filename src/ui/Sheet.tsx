@@ -9,10 +9,18 @@ export function Sheet({
   title,
   onClose,
   children,
+  className = '',
+  closeOnBackdrop = true,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  className?: string;
+  /**
+   * false where a drag may end outside the card (an image being cropped): the click that ends such a drag
+   * lands on the backdrop and must not throw the work away. Escape still closes.
+   */
+  closeOnBackdrop?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -23,7 +31,7 @@ export function Sheet({
   return (
     <dialog
       ref={ref}
-      className="sheet"
+      className={`sheet ${className}`}
       aria-label={title}
       onCancel={(event) => {
         event.preventDefault();
@@ -31,7 +39,7 @@ export function Sheet({
       }}
       onClick={(event) => {
         // A click on the backdrop lands on the dialog element itself.
-        if (event.target === event.currentTarget) onClose();
+        if (closeOnBackdrop && event.target === event.currentTarget) onClose();
       }}
       onKeyDown={(event) => event.stopPropagation()}
     >

@@ -44,6 +44,42 @@ export function VideoTile({
 }) {
   const select = useSetAtom(currentVideoAtom);
   const feed: FeedHandOver = { list, index, next };
+  const media = (
+    <span className="video-tile-media">
+      {tileOf(video) && (
+        <img
+          src={tileOf(video) ?? undefined}
+          alt=""
+          width="180"
+          height="320"
+          loading={eager ? 'eager' : 'lazy'}
+          // The first tiles are the largest paint of the page: fetched before anything else below the fold.
+          fetchPriority={eager ? 'high' : 'auto'}
+          decoding="async"
+        />
+      )}
+      {showStatus && (
+        <span className={`video-tile-status is-${video.status}`}>{statusLabel(video.status)}</span>
+      )}
+      <span className="video-tile-duration">{formatDuration(video.duration)}</span>
+      <span className="video-tile-counts">
+        <EyeIcon /> {formatCount(video.viewCount)}
+      </span>
+    </span>
+  );
+  // A video on its way out (only its owner still sees it) opens nothing: its files are being removed.
+  if (video.status === 'deleting')
+    return (
+      <div className="video-tile is-deleting">
+        <span className="visually-hidden">{video.title}</span>
+        {media}
+        {showTitle && (
+          <span className="video-tile-title" aria-hidden="true">
+            {video.title}
+          </span>
+        )}
+      </div>
+    );
   return (
     <Link
       to={to}
@@ -52,27 +88,7 @@ export function VideoTile({
       aria-label={video.title}
       onClick={() => select({ id: video.id, slug: video.slug })}
     >
-      <span className="video-tile-media">
-        {tileOf(video) && (
-          <img
-            src={tileOf(video) ?? undefined}
-            alt=""
-            width="180"
-            height="320"
-            loading={eager ? 'eager' : 'lazy'}
-            // The first tiles are the largest paint of the page: fetched before anything else below the fold.
-            fetchPriority={eager ? 'high' : 'auto'}
-            decoding="async"
-          />
-        )}
-        {showStatus && (
-          <span className={`video-tile-status is-${video.status}`}>{statusLabel(video.status)}</span>
-        )}
-        <span className="video-tile-duration">{formatDuration(video.duration)}</span>
-        <span className="video-tile-counts">
-          <EyeIcon /> {formatCount(video.viewCount)}
-        </span>
-      </span>
+      {media}
       {showTitle && <span className="video-tile-title">{video.title}</span>}
     </Link>
   );
