@@ -1,4 +1,5 @@
 import { useSetAtom } from 'jotai';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Video } from '../contract';
 import { currentVideoAtom } from '../state/preferences';
@@ -44,6 +45,9 @@ export function VideoTile({
 }) {
   const select = useSetAtom(currentVideoAtom);
   const feed: FeedHandOver = { list, index, next };
+  const statusId = useId();
+  // The tile's name is the title alone (what a person says to pick it); the overlays are drawn, not read,
+  // and the owner's status badge is read as the tile's description.
   const media = (
     <span className="video-tile-media">
       {tileOf(video) && (
@@ -59,10 +63,14 @@ export function VideoTile({
         />
       )}
       {showStatus && (
-        <span className={`video-tile-status is-${video.status}`}>{statusLabel(video.status)}</span>
+        <span id={statusId} className={`video-tile-status is-${video.status}`} aria-hidden="true">
+          {statusLabel(video.status)}
+        </span>
       )}
-      <span className="video-tile-duration">{formatDuration(video.duration)}</span>
-      <span className="video-tile-counts">
+      <span className="video-tile-duration" aria-hidden="true">
+        {formatDuration(video.duration)}
+      </span>
+      <span className="video-tile-counts" aria-hidden="true">
         <EyeIcon /> {formatCount(video.viewCount)}
       </span>
     </span>
@@ -71,7 +79,9 @@ export function VideoTile({
   if (video.status === 'deleting')
     return (
       <div className="video-tile is-deleting">
-        <span className="visually-hidden">{video.title}</span>
+        <span className="visually-hidden">
+          {video.title}, {statusLabel(video.status)}
+        </span>
         {media}
         {showTitle && (
           <span className="video-tile-title" aria-hidden="true">
@@ -85,9 +95,12 @@ export function VideoTile({
       to={to}
       state={{ feed }}
       className="video-tile"
-      aria-label={video.title}
+      aria-describedby={showStatus ? statusId : undefined}
       onClick={() => select({ id: video.id, slug: video.slug })}
     >
+      {/* The name comes from the content, the title alone: the overlays are aria-hidden. An aria-label
+          would be a name that leaves out text on screen (WCAG 2.5.3, axe label-content-name-mismatch). */}
+      {!showTitle && <span className="visually-hidden">{video.title}</span>}
       {media}
       {showTitle && <span className="video-tile-title">{video.title}</span>}
     </Link>
