@@ -71,6 +71,8 @@ export default function CropModal({
   const [failure, setFailure] = useState<string | null>(null);
   const [guide, setGuide] = useState<Rect | null>(null);
   const hostRef = useRef<HTMLDivElement>(null);
+  const cropFocusRef = useRef<HTMLDivElement>(null);
+  const updateRef = useRef<HTMLButtonElement>(null);
   const stageRef = useRef<Stage | null>(null);
   const sendRef = useRef<AbortController | null>(null);
   const hintId = useId();
@@ -185,6 +187,16 @@ export default function CropModal({
   }, [file, aspect]);
 
   useEffect(() => () => sendRef.current?.abort(), []);
+  // Each step hides the other one's controls: the focus moves to where the next decision is, rather than
+  // falling to the page behind.
+  const firstStep = useRef(true);
+  useEffect(() => {
+    if (firstStep.current) {
+      firstStep.current = false;
+      return;
+    }
+    (step === 'preview' ? updateRef.current : cropFocusRef.current)?.focus();
+  }, [step]);
   useEffect(() => {
     if (!result) return;
     return () => URL.revokeObjectURL(result.url);
@@ -279,6 +291,7 @@ export default function CropModal({
           // biome-ignore lint/a11y/noNoninteractiveTabindex: the crop area is a widget of its own: arrow keys move the image, + and − zoom it.
           tabIndex={0}
           onKeyDown={onKeyDown}
+          ref={cropFocusRef}
         >
           <div ref={hostRef} className="crop-host" aria-hidden="true" />
           {guide && (
@@ -393,6 +406,7 @@ export default function CropModal({
             <button
               type="button"
               className="btn btn-primary form-submit"
+              ref={updateRef}
               onClick={update}
               disabled={sending}
               aria-busy={sending}

@@ -146,7 +146,7 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
           <button
             type="button"
             className="profile-cover-edit"
-            aria-label="Change cover image"
+            aria-label="Edit cover image"
             onClick={() => images.choose('profile_cover')}
           >
             <span className="profile-cover-edit-pill" aria-hidden="true">
@@ -171,7 +171,7 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
             <button
               type="button"
               className="profile-avatar-edit"
-              aria-label="Change profile image"
+              aria-label="Edit profile image"
               onClick={() => images.choose('profile_photo')}
             >
               <span className="profile-avatar-edit-badge" aria-hidden="true">
