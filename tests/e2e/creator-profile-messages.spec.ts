@@ -1,6 +1,8 @@
 // Every message of spec §5 and §8 for the owner's profile tools, on screen, one row each. The device's own
 // checks run for real; the server's failures are answers the real server does not give on demand (a 500, a
 // 402), so those rows answer the one call in question from the test and leave every other call alone.
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { expect, type Page, type Route, test } from 'playwright/test';
 import { messages } from '../../src/contract/messages';
 import { makeImage } from './media';
@@ -45,7 +47,11 @@ async function visit(page: Page, slug: string) {
 
 const openLuna = (page: Page) => visit(page, 'luna_vega');
 
-async function choose(page: Page, button: string, file: { name: string; mimeType: string; buffer: Buffer }) {
+async function choose(
+  page: Page,
+  button: string,
+  file: string | { name: string; mimeType: string; buffer: Buffer },
+) {
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: button }).click();
   await (await chooser).setFiles(file);
@@ -72,12 +78,13 @@ const rows: Row[] = [
         if (r.method() === 'POST' && new URL(r.url()).pathname === '/v1/profile') sent = true;
       });
       await openLuna(page);
-      // Only the size is looked at: 16 MB and one byte of anything.
-      await choose(page, 'Edit profile image', {
-        name: 'huge.png',
-        mimeType: 'image/png',
-        buffer: Buffer.alloc(16 * 1024 * 1024 + 1),
-      });
+      // Only the size is looked at: 16 MB and one byte of anything, as a file on disk (the browser reads
+      // it from there rather than the test sending it over).
+      const huge = path.join(test.info().outputDir, 'huge.png');
+      await fs.mkdir(path.dirname(huge), { recursive: true });
+      await fs.writeFile(huge, '');
+      await fs.truncate(huge, 16 * 1024 * 1024 + 1);
+      await choose(page, 'Edit profile image', huge);
       await expect(page.getByRole('status')).toHaveText(p.imageTooLarge);
       await expect(page.getByRole('dialog')).toHaveCount(0);
       expect(sent).toBe(false);
@@ -255,7 +262,7 @@ const rows: Row[] = [
 test.describe('creator profile messages', () => {
   for (const row of rows) {
     test(row.message, async ({ page, request }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(180_000);
       await signedIn(page, request, row.as ?? LUNA);
       await row.run(page);
     });

@@ -385,7 +385,7 @@ test.describe('creator profile, owner tools', () => {
   });
 
   test('a creator who may not upload yet is told so, with the way to verify', async ({ page, request }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     for (const [email, slug, action] of [
       ['sky.harbor@demo.test', 'sky_harbor', 'Verify now'],
       ['echo.lane@demo.test', 'echo_lane', 'Check status'],
