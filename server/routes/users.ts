@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import {
   channelListSchema,
+  idOf,
   pageQuerySchema,
   publicUserResponseSchema,
   userListQuerySchema,
@@ -29,9 +30,9 @@ const PER_PAGE = 30;
 export async function findVisibleUser(db: Db, params: unknown, viewer: Viewer) {
   if (!v.is(idOrSlug, params)) throw notFound();
   const key = params.id;
-  const where = /^\d{1,9}$/.test(key)
-    ? eq(t.users.id, Number(key))
-    : sql`lower(${t.users.slug}) = lower(${key})`;
+  // Digits within the id range name an id; anything else (a username of digits too) a slug.
+  const id = idOf(key);
+  const where = id !== undefined ? eq(t.users.id, id) : sql`lower(${t.users.slug}) = lower(${key})`;
   const [user] = await db
     .select()
     .from(t.users)

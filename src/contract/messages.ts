@@ -14,6 +14,13 @@ export const messages = {
     forbidden: 'This action is unauthorized.',
     validation: 'The given data was invalid.',
     badRequest: 'The request could not be understood.',
+    // Query fields of every list, and the opaque cursor of links.next.
+    invalidPage: 'Page must be a whole number from 1 to 999999.',
+    invalidPerPage: 'Per page must be a whole number from 1 to 999.',
+    invalidCursor: 'Invalid cursor.',
+    invalidGenderFilter: 'Gender must be m, t or m,t.',
+    invalidIds: 'Ids must be whole numbers from 1 to 2147483647, comma separated.',
+    invalidText: 'This text contains a broken character (a lone UTF-16 surrogate).',
   },
   auth: {
     fillAllFields: 'Please fill all the fields.',
