@@ -86,13 +86,11 @@ export function idOf(value: string): number | undefined {
 
 /**
  * A row id in a JSON body or a form: a number or its digits, 1 to MAX_ID. A missing key answers `message`
- * too (the optional wrapper lets the pipe run on undefined), never valibot's generic words.
+ * too (the server's parse reads a missing key's message from the schema), never valibot's generic words.
  */
 export const idSchema = (message: string) =>
   v.pipe(
-    v.optional(v.unknown(), null),
-    v.transform((x) => (typeof x === 'string' && /^\d{1,10}$/.test(x) ? Number(x) : x)),
-    v.number(message),
+    v.union([v.number(message), v.pipe(v.string(), v.regex(/^\d{1,10}$/), v.transform(Number))], message),
     v.integer(message),
     v.minValue(1, message),
     v.maxValue(MAX_ID, message),
