@@ -42,7 +42,7 @@ export async function buildApp(
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   installSecurityHeaders(app, deps.config, inlineStyleHashes(`<style>${DOCS_STYLE}</style>`));
   installErrorHandler(app);
-  await installRateLimit(app);
+  await installRateLimit(app, deps.config);
   installInputGuard(app);
   // First: it builds the reference from the `config.doc` of every route registered after it.
   await docsRoutes(app, deps);

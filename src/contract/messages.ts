@@ -20,6 +20,8 @@ export const messages = {
     invalidCursor: 'Invalid cursor.',
     invalidGenderFilter: 'Gender must be m, t or m,t.',
     invalidIds: 'Ids must be whole numbers from 1 to 2147483647, comma separated.',
+    idempotencyKeyReused: 'This Idempotency-Key was already used for a different request.',
+    tooManyGuests: 'Too many likes and views from this address. Please try again later.',
     invalidText: 'This text contains a broken character (a lone UTF-16 surrogate).',
   },
   auth: {

@@ -47,6 +47,10 @@ export const NO_RATE_LIMITS = {
   authRateLimit: 1_000_000,
   contactRateLimit: 1_000_000,
   reportRateLimit: 1_000_000,
+  loginFailureLimit: 1_000_000,
+  checkUsernameRateLimit: 1_000_000,
+  guestsPerAddress: 1_000_000,
+  guestActionsPerAddress: 1_000_000,
 } as const satisfies Partial<Config>;
 
 /**
