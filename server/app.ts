@@ -64,6 +64,6 @@ export async function buildApp(
   await geoRoutes(app, deps);
   await trackingRoutes(app, deps);
   await statsRoutes(app, deps);
-  await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
+  await installStatic(app, { storage: deps.storage, distDir: deps.config.distDir });
   return app;
 }

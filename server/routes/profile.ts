@@ -253,7 +253,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
         `${box.stem}-${randomBytes(6).toString('hex')}.jpg`,
       );
       try {
-        await reencodeImage(bytes, format, box, deps.storage.abs(relative));
+        await reencodeImage(bytes, format, box, (file) => deps.storage.putFile(relative, file));
       } catch {
         throw new HttpError(422, p.imageFailed, { [field]: [p.imageFailed] });
       }
