@@ -216,14 +216,25 @@ export class LocalStorage implements MediaStorage {
 
 /** The S3 client of a configuration: path-style for stand-ins and MinIO, the SDK's defaults otherwise. */
 export function s3Client(s3: S3Config): S3Client {
-  return new S3Client({
+  return new S3Client(s3ClientOptions(s3));
+}
+
+/**
+ * Options of every S3 client here (ours and @tus/s3-store's). Checksums only where an operation requires
+ * them: the SDK's default sends bodies as aws-chunked with trailing checksums, which many S3-compatible
+ * servers (older MinIO, stand-ins) store as is instead of decoding.
+ */
+export function s3ClientOptions(s3: S3Config) {
+  return {
     region: s3.region,
     forcePathStyle: s3.forcePathStyle,
+    requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+    responseChecksumValidation: 'WHEN_REQUIRED' as const,
     ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
     ...(s3.accessKeyId && s3.secretAccessKey
       ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
       : {}),
-  });
+  };
 }
 
 const missing = (err: unknown) => {

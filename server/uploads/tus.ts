@@ -14,7 +14,7 @@ import { ERRORS, Server as TusServer, type Upload } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatBytes, messages } from '../../src/contract';
 import type { UserRow } from '../auth/tokens';
-import { type MediaStorage, S3Storage } from '../media/storage';
+import { type MediaStorage, S3Storage, s3ClientOptions } from '../media/storage';
 
 const m = messages.upload;
 
@@ -58,15 +58,7 @@ function bucketBytes(storage: S3Storage, s3: NonNullable<import('../config').Con
     expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
     // Object tags are not in every S3-compatible server; expiry goes by the multipart upload's age.
     useTags: false,
-    s3ClientConfig: {
-      bucket: s3.bucket,
-      region: s3.region,
-      forcePathStyle: s3.forcePathStyle,
-      ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
-      ...(s3.accessKeyId && s3.secretAccessKey
-        ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
-        : {}),
-    },
+    s3ClientConfig: { bucket: s3.bucket, ...s3ClientOptions(s3) },
   });
   return {
     datastore,
