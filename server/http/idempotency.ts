@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
-import { messages } from '../../src/contract/messages';
 import { HttpError } from './errors';
 import { callerKey, viewerOf } from './viewer';
 
