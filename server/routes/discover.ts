@@ -22,9 +22,9 @@ import { invalid, type Operation } from '../http/doc';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
-import { presentForViewer, type VideoRow, visibleTo } from './listing';
-import { presentVideos } from './present';
-import { notGeoBlocked, publicVideo } from './visibility';
+import { presentForViewer, type VideoRow, visibleTo } from '../videos/listing';
+import { presentVideos } from '../videos/present';
+import { notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const CREATORS = 12;
 const VIDEOS = 10;

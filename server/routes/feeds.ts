@@ -19,7 +19,6 @@ import { ERR, invalidList, listedVideos, type Operation, videoPage } from '../ht
 import { notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
-import { rankedVideos } from './discover';
 import {
   afterChrono,
   chronoCursorOf,
@@ -35,7 +34,8 @@ import {
   type VideoRow,
   visibleTo,
   visibleVideo,
-} from './listing';
+} from '../videos/listing';
+import { rankedVideos } from './discover';
 
 const MAX_PER_PAGE = 100;
 /** A ranked discover group's session stops at this many videos. */

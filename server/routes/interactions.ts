@@ -33,7 +33,7 @@ import { idempotent } from '../http/idempotency';
 import { limitGuestAction, reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
 import { callerKey, identifiedViewer, requireUser, type Viewer, viewerOf } from '../http/viewer';
-import { visibleVideo } from './listing';
+import { visibleVideo } from '../videos/listing';
 
 /**
  * A view counts once per viewer per video per this window: a loop of a 10 s clip, a swipe back and forth

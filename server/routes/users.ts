@@ -14,11 +14,11 @@ import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalid, type Operation, videoPage } from '../http/doc';
 import { notFound } from '../http/errors';
+import { nextLink } from '../http/page-link';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
-import { nextLink } from './page-link';
-import { presentUser, presentVideos } from './present';
-import { notGeoBlocked, publicVideo } from './visibility';
+import { presentUser, presentVideos } from '../videos/present';
+import { notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const idOrSlug = v.object({ id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)) });
 const PER_PAGE = 30;

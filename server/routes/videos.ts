@@ -31,7 +31,7 @@ import {
   type VideoRow,
   visibleTo,
   visibleVideo,
-} from './listing';
+} from '../videos/listing';
 
 const DEFAULT_PER_PAGE = 10;
 const MAX_PER_PAGE = 50;

@@ -15,7 +15,7 @@ import { HttpError, notFound } from '../http/errors';
 import { requireUser } from '../http/viewer';
 import { acceptUpload, enqueue, liveJobsOf, type PipelineDeps, type UploadOutcome } from '../media/pipeline';
 import { videoMediaDir } from '../media/storage';
-import { presentVideos } from '../routes/present';
+import { presentVideos } from '../videos/present';
 import * as q from './queries';
 import { SCREENSHOT_HEADER, VIDEO_ID_HEADER } from './tus';
 

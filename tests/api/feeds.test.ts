@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
-import { decodeSeen, encodeSeen } from '../../server/routes/listing';
+import { decodeSeen, encodeSeen } from '../../server/videos/listing';
 import { messages, tagListSchema, tagSlug, type VideoList, videoListSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 
