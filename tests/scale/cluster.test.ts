@@ -67,7 +67,8 @@ beforeAll(async () => {
   };
   // One after the other: each node runs the migrations (under an advisory lock) on start.
   apiA = await startNode('api-a', apiEnv());
-  [apiB, worker] = await Promise.all([startNode('api-b', apiEnv()), startNode('worker', env)]);
+  apiB = await startNode('api-b', apiEnv());
+  worker = await startNode('worker', env);
   nginx = await startNginx([apiA.port, apiB.port]);
 
   database = await openDatabase({ ...loadConfig({}), databaseUrl: postgres.url });
@@ -102,7 +103,7 @@ beforeAll(async () => {
     )
     .returning({ id: t.videos.id });
   videoIds.push(...rows.map((r) => r.id));
-}, 300_000);
+}, 900_000);
 
 afterAll(async () => {
   console.log(`\n[scale] figures\n${figures.map((f) => `[scale]   ${f}`).join('\n')}`);

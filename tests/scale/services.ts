@@ -246,14 +246,18 @@ export async function startNode(name: string, env: Record<string, string>, port?
     output += d;
   });
   const url = `http://127.0.0.1:${listen}`;
+  // A first start compiles the TypeScript (tsx): slow on a busy machine.
   await waitFor(
     `node ${name}`,
     async () => {
       if (child.exitCode !== null) throw new Error(`node ${name} exited:\n${output}`);
       return (await fetch(`${url}/healthz`)).ok;
     },
-    120_000,
-  );
+    300_000,
+  ).catch((err: Error) => {
+    child.kill('SIGKILL');
+    throw new Error(`${err.message}\n${output.slice(-2000)}`);
+  });
   const cleanup = () => fsp.rm(dataDir, { recursive: true, force: true });
   return {
     name,
