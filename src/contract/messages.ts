@@ -18,6 +18,15 @@ export const messages = {
     forbidden: 'This action is unauthorized.',
     validation: 'The given data was invalid.',
     badRequest: 'The request could not be understood.',
+    // Query fields of every list, and the opaque cursor of links.next.
+    invalidPage: 'Page must be a whole number from 1 to 999999.',
+    invalidPerPage: 'Per page must be a whole number from 1 to 999.',
+    invalidCursor: 'Invalid cursor.',
+    invalidGenderFilter: 'Gender must be m, t or m,t.',
+    invalidIds: 'Ids must be whole numbers from 1 to 2147483647, comma separated.',
+    idempotencyKeyReused: 'This Idempotency-Key was already used for a different request.',
+    tooManyGuests: 'Too many likes and views from this address. Please try again later.',
+    invalidText: 'This text contains a broken character (a lone UTF-16 surrogate).',
   },
   auth: {
     fillAllFields: 'Please fill all the fields.',
