@@ -9,6 +9,7 @@ import {
   type LoginResponse,
   loginResponseSchema,
   loginSchema,
+  loginTokenResponseSchema,
   loginTokenSchema,
   messages,
   registerResponseSchema,
@@ -222,9 +223,13 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
       'The token of `/login/{token}` links; each works once. A verification link ' +
       `(${span(ONE_TIME_TTL_MS.verify_email)}) also marks the email verified; a password reset link ` +
       `(${span(ONE_TIME_TTL_MS.password_reset)}) logs in so that the user sets a new password. The token ` +
-      `is valid ${span(ACCESS_TOKEN_TTL_MS.session)}.`,
+      `is valid ${span(ACCESS_TOKEN_TTL_MS.session)}, or ${span(ACCESS_TOKEN_TTL_MS.remember)} with ` +
+      '`remember_me`; `link` says which mail the link came from.',
     responses: {
-      200: loggedIn,
+      200: {
+        description: 'Logged in: a bearer token, who it is for, and the kind of link.',
+        schema: loginTokenResponseSchema,
+      },
       401: { description: `Unknown, used or expired: \`${m.invalidLoginLink}\``, ...ERR },
       422: { description: `Malformed: \`${m.invalidLoginLink}\``, ...ERR },
       429: tooMany,
@@ -232,7 +237,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   // The client's /login/{token} page posts the token here: verification and reset mails log straight in.
   app.post('/v1/login/token', { config: { ...authLimit(deps), doc: tokenDoc } }, async (request) => {
-    const { token } = parse(loginTokenSchema, request.body);
+    const { token, remember_me } = parse(loginTokenSchema, request.body);
     const used = await consumeOneTimeToken(db, token);
     if (!used) throw new HttpError(401, m.invalidLoginLink);
     const [user] =
@@ -244,7 +249,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
             .returning()
         : await db.select().from(t.users).where(eq(t.users.id, used.userId));
     if (!user) throw new HttpError(401, m.invalidLoginLink);
-    return loginAnswer(user, false);
+    return { ...(await loginAnswer(user, remember_me)), link: used.kind };
   });
 
   const forgotDoc: Operation = {
