@@ -35,6 +35,9 @@ const LoginLinkScreen = lazy(() =>
 const ForgotPasswordScreen = lazy(() =>
   import('../features/auth/ForgotPasswordScreen').then((m) => ({ default: m.ForgotPasswordScreen })),
 );
+const AccountScreen = lazy(() =>
+  import('../features/account/AccountScreen').then((m) => ({ default: m.AccountScreen })),
+);
 
 /**
  * The two screens most visits open (the home feed, and discover from a home-screen shortcut or a link):
@@ -106,7 +109,7 @@ export const routes: RouteObject[] = [
             ),
           },
 
-          members(placeholder('account', 'Account')),
+          members({ path: 'account', element: <AccountScreen /> }),
           members(placeholder('account/settings', 'Settings')),
           members(placeholder('account/settings/details', 'Details')),
           members(placeholder('account/settings/gender', 'Sex')),
