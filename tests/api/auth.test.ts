@@ -285,7 +285,11 @@ describe('password reset and resend', () => {
     const login = await post('/v1/login/token', { token, remember_me: true });
     expect(login.statusCode).toBe(200);
     // The client's reset screen offers a new password from this.
-    expect(v.parse(loginTokenResponseSchema, login.json()).link).toBe('password_reset');
+    const body = v.parse(loginTokenResponseSchema, login.json());
+    expect(body.link).toBe('password_reset');
+    // The link came to this mailbox: the address needs no other confirmation.
+    const [user] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, body.user.id));
+    expect(user?.emailVerifiedAt).toBeInstanceOf(Date);
   });
 
   it('keeps a mailed link signed in for as long as remember me does, only when asked', async () => {
