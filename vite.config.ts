@@ -93,8 +93,10 @@ export default defineConfig({
             },
             {
               // App modules the entry itself imports (state, device stores, the API client, shell icons).
+              // The own profile is state of the account screens only: in here it would drag the profile
+              // API into the first load of every page.
               name: 'shell',
-              test: /[\\/]src[\\/](?:state|offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
+              test: /[\\/]src[\\/](?:state[\\/](?!ownProfile\.)|(?:offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.])/,
             },
           ],
         },

@@ -9,6 +9,7 @@ import {
   type LoginResponse,
   loginResponseSchema,
   loginSchema,
+  loginTokenResponseSchema,
   loginTokenSchema,
   messages,
   registerResponseSchema,
@@ -240,12 +241,16 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     summary: 'Log in with the one-time token of a mailed link',
     body: loginTokenSchema,
     description:
-      'The token of `/login/{token}` links; each works once. A verification link ' +
-      `(${span(ONE_TIME_TTL_MS.verify_email)}) also marks the email verified; a password reset link ` +
-      `(${span(ONE_TIME_TTL_MS.password_reset)}) logs in so that the user sets a new password. The token ` +
-      `is valid ${span(ACCESS_TOKEN_TTL_MS.session)}.`,
+      'The token of `/login/{token}` links; each works once and marks the email verified (the link came ' +
+      `to that mailbox). A verification link lasts ${span(ONE_TIME_TTL_MS.verify_email)}; a password ` +
+      `reset link (${span(ONE_TIME_TTL_MS.password_reset)}) logs in so that the user sets a new password. The token ` +
+      `is valid ${span(ACCESS_TOKEN_TTL_MS.session)}, or ${span(ACCESS_TOKEN_TTL_MS.remember)} with ` +
+      '`remember_me`; `link` says which mail the link came from.',
     responses: {
-      200: loggedIn,
+      200: {
+        description: 'Logged in: a bearer token, who it is for, and the kind of link.',
+        schema: loginTokenResponseSchema,
+      },
       401: { description: `Unknown, used or expired: \`${m.invalidLoginLink}\``, ...ERR },
       422: { description: `Malformed: \`${m.invalidLoginLink}\``, ...ERR },
       429: tooMany,
@@ -253,19 +258,18 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   // The client's /login/{token} page posts the token here: verification and reset mails log straight in.
   app.post('/v1/login/token', { config: { ...authLimit(deps), doc: tokenDoc } }, async (request) => {
-    const { token } = parse(loginTokenSchema, request.body);
+    const { token, remember_me } = parse(loginTokenSchema, request.body);
     const used = await consumeOneTimeToken(db, token);
     if (!used) throw new HttpError(401, m.invalidLoginLink);
-    const [user] =
-      used.kind === 'verify_email'
-        ? await db
-            .update(t.users)
-            .set({ emailVerifiedAt: sql`coalesce(${t.users.emailVerifiedAt}, now())` })
-            .where(eq(t.users.id, used.userId))
-            .returning()
-        : await db.select().from(t.users).where(eq(t.users.id, used.userId));
+    // Whoever opens a mailed link reads that mailbox: any link confirms the address, not only the
+    // verification mail's (a reset link opened before the verification mail leaves nothing to confirm).
+    const [user] = await db
+      .update(t.users)
+      .set({ emailVerifiedAt: sql`coalesce(${t.users.emailVerifiedAt}, now())` })
+      .where(eq(t.users.id, used.userId))
+      .returning();
     if (!user) throw new HttpError(401, m.invalidLoginLink);
-    return loginAnswer(user, false);
+    return { ...(await loginAnswer(user, remember_me)), link: used.kind };
   });
 
   const forgotDoc: Operation = {
