@@ -93,8 +93,10 @@ export default defineConfig({
             },
             {
               // App modules the entry itself imports (state, device stores, the API client, shell icons).
+              // The own profile is state of the account screens only: in here it would drag the profile
+              // API into the first load of every page.
               name: 'shell',
-              test: /[\\/]src[\\/](?:state|offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
+              test: /[\\/]src[\\/](?:state[\\/](?!ownProfile\.)|(?:offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.])/,
             },
           ],
         },
@@ -122,6 +124,18 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // PostgreSQL, Redis, an S3 stand-in, several server processes and nginx: one file at a time.
+          name: 'scale',
+          include: ['tests/scale/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
         },
       },
     ],
