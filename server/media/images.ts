@@ -5,10 +5,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PROFILE_IMAGE_MAX_BYTES } from '../../src/contract/profile';
 import { stillReencodeArgs } from './args';
 import { ffmpeg } from './ffmpeg';
 
-export const IMAGE_MAX_BYTES = 16 * 1024 * 1024;
+/** One limit for every uploaded image (avatar, cover, verification photos): the spec's 16 MB. */
+export const IMAGE_MAX_BYTES = PROFILE_IMAGE_MAX_BYTES;
 
 export function sniffImage(bytes: Buffer): 'png' | 'jpeg' | undefined {
   if (

@@ -2,7 +2,7 @@
 // fields present; a studio manager may send any of them with `user_id` to edit a member (spec §6).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import {
@@ -11,6 +11,7 @@ import {
   messages,
   type OwnProfile,
   ownProfileResponseSchema,
+  PROFILE_IMAGE_BOXES,
   profileColorSchema,
   profileDetailsSchema,
   profileGenderSchema,
@@ -36,16 +37,14 @@ const forbidden = () => new HttpError(403, messages.server.forbidden);
 
 export const IMAGE_BOXES = {
   profile_photo: {
-    width: 150,
-    height: 150,
+    ...PROFILE_IMAGE_BOXES.profile_photo,
     crop: true,
     column: 'avatarPath',
     stem: 'avatar',
     done: p.photoUpdated,
   },
   profile_cover: {
-    width: 1000,
-    height: 500,
+    ...PROFILE_IMAGE_BOXES.profile_cover,
     crop: true,
     column: 'coverPath',
     stem: 'cover',
@@ -160,7 +159,17 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
       for (const action of input.links) {
         if (action.action === 'add') {
           const url = /^https?:\/\//i.test(action.url) ? action.url : `https://${action.url}`;
-          await db.insert(t.links).values({ userId: target.id, url, name: action.name || linkName(url) });
+          // A new link goes to the end of the list, after the ones the creator already ordered.
+          const [last] = await db
+            .select({ position: sql<number>`coalesce(max(${t.links.position}), -1)::int` })
+            .from(t.links)
+            .where(eq(t.links.userId, target.id));
+          await db.insert(t.links).values({
+            userId: target.id,
+            url,
+            name: action.name || linkName(url),
+            position: (last?.position ?? -1) + 1,
+          });
         } else {
           const removed = await db
             .delete(t.links)

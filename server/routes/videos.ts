@@ -1,8 +1,14 @@
 // The home feed (ranked) and "start from this video" (the same feed with one video in front).
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import * as v from 'valibot';
-import { type FeedQuery, feedQuerySchema, idOf, messages } from '../../src/contract';
+import {
+  type FeedQuery,
+  feedQuerySchema,
+  idOf,
+  messages,
+  type VideoDeleteResponse,
+  videoDeleteResponseSchema,
+} from '../../src/contract';
 import { canManageCreator } from '../auth/permissions';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
@@ -154,10 +160,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     responses: {
       200: {
         description: "`{message, data: {id, status: 'deleting'}}`.",
-        schema: v.object({
-          message: v.string(),
-          data: v.object({ id: v.number(), status: v.literal('deleting') }),
-        }),
+        schema: videoDeleteResponseSchema,
       },
       401: unauthenticated,
       403: { description: 'Neither the owner nor a manager of their studio.', ...ERR },
@@ -183,6 +186,10 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     } else {
       await cleanupVideo({ db, storage: deps.storage }, id);
     }
-    return { message: 'Video deleted successfully', data: { id, status: 'deleting' } };
+    const answer: VideoDeleteResponse = {
+      message: messages.profile.videoDeleted,
+      data: { id, status: 'deleting' },
+    };
+    return answer;
   });
 }

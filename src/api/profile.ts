@@ -3,6 +3,7 @@ import {
   type OwnProfile,
   ownProfileResponseSchema,
   type ProfileDetailsInput,
+  type ProfileImageField,
   type ProfileLinksInput,
   profileUpdateResponseSchema,
 } from '../contract';
@@ -39,6 +40,22 @@ export function updateLinks(links: ProfileLinksInput['links'], signal?: AbortSig
     schema: profileUpdateResponseSchema,
     signal,
     loginOn: [402],
+  });
+}
+
+/**
+ * POST /v1/profile as multipart: a new avatar (`profile_photo`) or cover (`profile_cover`), already cropped
+ * to its box on the device; the server re-encodes it. A 403 means the session is gone (spec §6).
+ */
+export function updateProfileImage(field: ProfileImageField, image: Blob, signal?: AbortSignal) {
+  const form = new FormData();
+  form.append(field, image, field === 'profile_photo' ? 'avatar.jpg' : 'cover.jpg');
+  return apiFetch('/v1/profile', {
+    method: 'POST',
+    body: form,
+    schema: profileUpdateResponseSchema,
+    signal,
+    loginOn: [403],
   });
 }
 

@@ -1,5 +1,11 @@
 import type * as v from 'valibot';
-import { tagListSchema, type VideoList, videoListSchema } from '../contract';
+import {
+  tagListSchema,
+  type VideoDeleteResponse,
+  type VideoList,
+  videoDeleteResponseSchema,
+  videoListSchema,
+} from '../contract';
 import { apiFetch } from './http';
 import { toQuery } from './query';
 
@@ -46,6 +52,14 @@ function abortable<T>(answer: Promise<T>, signal: AbortSignal | undefined): Prom
     signal.addEventListener('abort', abort, { once: true });
     answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
   });
+}
+
+/**
+ * GET /v1/videos/{id}/delete (spec §7: a GET, bearer): the owner or a manager of their studio. The answer's
+ * status is `deleting`; the video is gone from every list at once and its files follow.
+ */
+export function deleteVideo(id: number, signal?: AbortSignal): Promise<VideoDeleteResponse> {
+  return apiFetch(`/v1/videos/${id}/delete`, { schema: videoDeleteResponseSchema, signal });
 }
 
 /** POST /v1/video-rating/rate: users only (1 worst .. 5 best); re-rating replaces the earlier choice. */

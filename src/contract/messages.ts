@@ -86,6 +86,12 @@ export const messages = {
     passwordChanged: 'Password changed successfully',
     linkAdded: 'Link added',
     linkDeleted: 'Link deleted successfully',
+    // Spec §5/§8: any answer to an add-link call but 200 (and 402, which goes to /login).
+    linkServerError: 'Invalid SERVER RESPONSE',
+    confirmDeleteLink: 'Are you sure you want to delete the link?',
+    confirmDeleteVideo: 'Are you sure you want to delete the video?',
+    videoDeleted: 'Video deleted successfully',
+    videoDeleteFailed: 'The video could not be deleted, try again later.',
     photoUpdated: 'Profile image updated successfully',
     coverUpdated: 'Cover image updated successfully',
     // Spec §8 empty states of the profile screen.

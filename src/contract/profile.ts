@@ -42,6 +42,30 @@ export const profileLinksSchema = v.object({
 });
 export type ProfileLinksInput = v.InferOutput<typeof profileLinksSchema>;
 
+/** Spec §5/§9: avatar and cover images, checked on the device before a byte is sent and again by the server. */
+export const PROFILE_IMAGE_MAX_BYTES = 16 * 1024 * 1024;
+/** Spec §9: what the crop exports and the server stores: the avatar square, the cover 2:1, 1000 wide. */
+export const PROFILE_IMAGE_BOXES = {
+  profile_photo: { width: 150, height: 150 },
+  profile_cover: { width: 1000, height: 500 },
+} as const;
+export type ProfileImageField = keyof typeof PROFILE_IMAGE_BOXES;
+
+// 'image/jpg' is not a registered type, but some systems name JPEG files so.
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/jpg'];
+const IMAGE_NAME = /\.(png|jpe?g)$/i;
+
+/**
+ * Why a chosen image cannot be sent, or null (spec §5: png, jpeg, jpg up to 16 MB). The type is judged by the
+ * MIME type, or by the name where the system gives none (some Android pickers); the server judges the bytes.
+ */
+export function profileImageProblem(file: { name: string; type: string; size: number }): string | null {
+  const typed = file.type === '' ? IMAGE_NAME.test(file.name) : IMAGE_TYPES.includes(file.type);
+  if (!typed) return p.imageType;
+  if (file.size > PROFILE_IMAGE_MAX_BYTES) return p.imageTooLarge;
+  return null;
+}
+
 /** POST /v1/profile: any of name, username, description, phone_number. */
 export const profileDetailsSchema = v.object({
   ...userIdField,

@@ -59,6 +59,13 @@ export type VideoList = v.InferOutput<typeof videoListSchema>;
 
 export const videoResponseSchema = dataOf(videoSchema);
 
+/** GET /v1/videos/{id}/delete: the video is hidden at once (status deleting); a job removes it later. */
+export const videoDeleteResponseSchema = v.object({
+  message: v.string(),
+  data: v.object({ id: v.number(), status: v.literal('deleting') }),
+});
+export type VideoDeleteResponse = v.InferOutput<typeof videoDeleteResponseSchema>;
+
 /** Query of every feed list: gender letters comma joined (m,t), tag ids comma joined, page from 1. */
 export const feedQuerySchema = listQuery({
   gender: genderFilterField,

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, type RefObject, useLayoutEffect, useRef } from 'react';
 import './sheet.css';
 
 /**
@@ -9,21 +9,25 @@ export function Sheet({
   title,
   onClose,
   children,
+  className = '',
+  closeOnBackdrop = true,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  className?: string;
+  /**
+   * false where a drag may end outside the card (an image being cropped): the click that ends such a drag
+   * lands on the backdrop and must not throw the work away. Escape still closes.
+   */
+  closeOnBackdrop?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  useModal(ref);
   return (
     <dialog
       ref={ref}
-      className="sheet"
+      className={`sheet ${className}`}
       aria-label={title}
       onCancel={(event) => {
         event.preventDefault();
@@ -31,7 +35,7 @@ export function Sheet({
       }}
       onClick={(event) => {
         // A click on the backdrop lands on the dialog element itself.
-        if (event.target === event.currentTarget) onClose();
+        if (closeOnBackdrop && event.target === event.currentTarget) onClose();
       }}
       onKeyDown={(event) => event.stopPropagation()}
     >
@@ -42,4 +46,23 @@ export function Sheet({
       </div>
     </dialog>
   );
+}
+
+/**
+ * Opens `ref`'s dialog as a modal while the component is mounted. On the way out the focus goes back to what
+ * had it before (the button that opened it): the dialog is closed before React removes it, since a dialog
+ * already out of the document hands the focus back to nothing, and a keyboard user would start over at the
+ * top of the page.
+ */
+export function useModal(ref: RefObject<HTMLDialogElement | null>) {
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => {
+      dialog?.close();
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (lost && opener?.isConnected) opener.focus({ preventScroll: true });
+    };
+  }, [ref]);
 }

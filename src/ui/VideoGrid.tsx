@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import type { Video } from '../contract';
 import { Spinner } from './Spinner';
 import { VideoTile } from './VideoTile';
@@ -26,6 +26,7 @@ export function VideoGrid({
   showStatus = false,
   eagerCount = 6,
   label,
+  tileAction,
 }: {
   videos: Video[];
   to: (video: Video) => string;
@@ -34,6 +35,11 @@ export function VideoGrid({
   /** The first tiles are above the fold: loaded at once rather than lazily. */
   eagerCount?: number;
   label?: string;
+  /**
+   * A control laid over a tile (the owner's delete button): a sibling of the tile's link, never inside it, so
+   * both stay reachable by keyboard and each keeps its own name.
+   */
+  tileAction?: (video: Video) => ReactNode;
 }) {
   const endRef = useRef<HTMLDivElement>(null);
   const canLoad = paging !== undefined && paging.next !== null && !paging.loadingMore && !paging.moreFailed;
@@ -59,7 +65,7 @@ export function VideoGrid({
     <>
       <ul className="video-grid video-grid-dense" aria-label={label}>
         {videos.map((video, index) => (
-          <li key={video.id}>
+          <li key={video.id} className={tileAction ? 'video-grid-item has-action' : undefined}>
             <VideoTile
               video={video}
               index={index}
@@ -70,6 +76,7 @@ export function VideoGrid({
               showStatus={showStatus}
               showTitle={false}
             />
+            {tileAction?.(video)}
           </li>
         ))}
       </ul>

@@ -1,11 +1,13 @@
 // Real pg-boss on the test database: the delete call marks the video, the queued job removes files and row.
 import fs from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
 import { cleanupVideo, mediaPathsOf, privatePathsOf, VIDEO_CLEANUP_QUEUE } from '../../server/media/cleanup';
 import { newMediaKey, videoMediaDir } from '../../server/media/storage';
+import { videoDeleteResponseSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -88,6 +90,8 @@ describe('GET /v1/videos/{id}/delete', () => {
     const res = await del(id, tokens.owner);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Video deleted successfully', data: { id, status: 'deleting' } });
+    // The answer the profile screen parses (src/api/videos.ts) is the contract's shape.
+    expect(v.is(videoDeleteResponseSchema, res.json())).toBe(true);
     // No worker yet: the video is already gone from lists but its files wait for the job.
     expect(await statusOf(id)).toBe('deleting');
     expect(await exists(`videos/${id}/master.m3u8`)).toBe(true);

@@ -50,6 +50,15 @@ describe('demo seed', () => {
       expect(v.playlistPath).toMatch(new RegExp(`^videos/${v.id}-[\\w-]{22}/master\\.m3u8$`));
   });
 
+  it("gives Luna her contest, 'Loop of the month', on her public profile", async () => {
+    const luna = demoCreators.find((c) => c.username === 'luna_vega');
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/users/luna_vega' });
+    expect(res.statusCode).toBe(200);
+    const { contests } = res.json().data;
+    expect(contests).toEqual([{ id: expect.any(Number), ...luna?.contest }]);
+    expect(contests[0].title).toBe('Loop of the month');
+  });
+
   it('writes a valid HLS stream: vertical 540x960 H.264 + AAC, 5 to 15 s, 2 s segments', async () => {
     const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
     const master = ctx.storage.abs(video?.playlistPath ?? '');

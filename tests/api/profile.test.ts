@@ -103,6 +103,20 @@ describe('POST /v1/profile links', () => {
     expect(del.json().user.links).toEqual([]);
   });
 
+  it('puts a new link after the ones the creator already has, as the demo seed orders them', async () => {
+    // Ordered links, as the seed writes them (positions 0, 1).
+    await ctx.database.db.insert(t.links).values([
+      { userId: ownerId, name: 'Room', url: 'https://room.example.com', position: 0 },
+      { userId: ownerId, name: 'Fans', url: 'https://fans.example.com', position: 1 },
+    ]);
+    for (const name of ['New', 'Newer'])
+      await update('owner', { links: [{ url: `${name.toLowerCase()}.example.com`, name, action: 'add' }] });
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/profile', headers: auth('owner') });
+    const links = v.parse(ownProfileResponseSchema, res.json()).data.links;
+    expect(links.map((l) => l.name)).toEqual(['Room', 'Fans', 'New', 'Newer']);
+    for (const link of links) await update('owner', { links: [{ id: link.id, action: 'delete' }] });
+  });
+
   it.each(['not a url', 'http://localhost', 'ftp://example.com', 'example.c', ''])(
     '"%s" → Invalid link URL',
     async (url) => {

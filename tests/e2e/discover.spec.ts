@@ -82,7 +82,8 @@ test.describe('discover', () => {
     await box.fill('midnight');
     const videos = page.getByRole('region', { name: 'Videos' });
     const first = videos.getByRole('link').first();
-    const title = await first.getAttribute('aria-label');
+    // A tile is named by its title (the length and views on it are drawn, not read).
+    const title = await first.locator('.video-tile-title').textContent();
     await first.click();
     await expect(current(page)).toHaveAttribute('aria-label', title ?? '');
   });

@@ -143,8 +143,8 @@ test.describe('tabs and back buttons', () => {
     await expect(page).toHaveURL(/\/$/);
 
     await page.goto('/discover');
-    const tile = page.locator('.carousel .video-tile[aria-label]').first();
-    const title = await tile.getAttribute('aria-label');
+    const tile = page.locator('.carousel .video-tile').first();
+    const title = await tile.locator('.video-tile-title').textContent();
     await tile.click();
     await expect(page).toHaveURL(/\/discover\/category\/[a-z-]+\/feed$/);
     await expect(page.locator('[role=feed] article[aria-hidden=false]')).toHaveAttribute(

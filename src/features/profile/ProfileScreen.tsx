@@ -1,26 +1,40 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { type ComponentType, type CSSProperties, useEffect, useRef, useState } from 'react';
+import { type ComponentType, type CSSProperties, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { trackProfileView } from '../../api/tracking';
 import { useRequest } from '../../api/useRequest';
 import { fetchUser } from '../../api/users';
-import { messages, type PublicUser } from '../../contract';
+import { messages, type OwnProfile, type PublicUser } from '../../contract';
 import { authAtom } from '../../state/auth';
+import { ownProfileAtom } from '../../state/ownProfile';
 import { showToastAtom } from '../../state/toast';
 import { Avatar } from '../../ui/Avatar';
 import { BackButton } from '../../ui/BackButton';
 import { FollowButton, type FollowChange } from '../../ui/FollowButton';
 import { formatCount } from '../../ui/format';
-import { ChartIcon, HelpIcon, ShareIcon, ShieldIcon, SlidersIcon, VerifiedIcon } from '../../ui/icons';
+import {
+  CameraIcon,
+  ChartIcon,
+  HelpIcon,
+  ShareIcon,
+  ShieldIcon,
+  SlidersIcon,
+  VerifiedIcon,
+} from '../../ui/icons';
 import { NotFound } from '../../ui/NotFound';
 import { Spinner } from '../../ui/Spinner';
+import { ContestBanners } from './Contests';
+import { useImageEditing } from './ImageEditing';
+import { OwnerLinks } from './OwnerLinks';
 import {
   Description,
   FollowingPreview,
   LikedVideos,
   LinksList,
+  OwnerVideos,
   ProfileSection,
   ProfileVideos,
+  VerificationPrompt,
 } from './ProfileSections';
 import './profile.css';
 
@@ -82,8 +96,10 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
   const [expanded, setExpanded] = useState(false);
   const auth = useAtomValue(authAtom);
   const showToast = useSetAtom(showToastAtom);
+  const setOwnProfile = useSetAtom(ownProfileAtom);
   const isOwner = auth !== null && auth.userId === user.id;
   const isCreator = user.type !== 'user';
+  const canEdit = isOwner && isCreator;
 
   // Spec §7: one profile view per visit, never for one's own profile. The ref outlives StrictMode's second
   // effect run, which would otherwise count the visit twice.
@@ -93,6 +109,16 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
     viewed.current = true;
     void trackProfileView(user.id);
   }, [isOwner, user.id]);
+
+  /** A profile update answered with the account as it is now: the page and every account screen follow. */
+  const takeOwn = useCallback(
+    (own: OwnProfile) => {
+      setOwnProfile(own);
+      setUser((u) => ({ ...u, avatar: own.avatar, cover: own.cover, links: own.links }));
+    },
+    [setOwnProfile],
+  );
+  const images = useImageEditing(takeOwn);
 
   const tint =
     user.color && HEX_COLOR.test(user.color)
@@ -116,17 +142,44 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
     <article className="profile" style={tint}>
       <div className="profile-cover">
         {user.cover && <img src={user.cover} alt="" className="profile-cover-img" decoding="async" />}
+        {canEdit && (
+          <button
+            type="button"
+            className="profile-cover-edit"
+            aria-label="Edit cover image"
+            onClick={() => images.choose('profile_cover')}
+          >
+            <span className="profile-cover-edit-pill" aria-hidden="true">
+              <CameraIcon />
+              Edit cover
+            </span>
+          </button>
+        )}
         <BackButton className="profile-back" />
       </div>
 
       <div className="profile-head">
-        <Avatar
-          src={user.avatar}
-          name={user.name}
-          size={104}
-          live={user.isLive === 1}
-          className="profile-avatar"
-        />
+        <div className="profile-avatar-wrap">
+          <Avatar
+            src={user.avatar}
+            name={user.name}
+            size={104}
+            live={user.isLive === 1}
+            className="profile-avatar"
+          />
+          {canEdit && (
+            <button
+              type="button"
+              className="profile-avatar-edit"
+              aria-label="Edit profile image"
+              onClick={() => images.choose('profile_photo')}
+            >
+              <span className="profile-avatar-edit-badge" aria-hidden="true">
+                <CameraIcon />
+              </span>
+            </button>
+          )}
+        </div>
         {user.isLive === 1 && <span className="live-badge profile-live">LIVE</span>}
         <h1 className="profile-name">
           {user.name}
@@ -183,27 +236,27 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
         </div>
       )}
 
-      {isOwner && isCreator && user.isVerified !== 'approved' && (
-        <p className={`profile-notice${user.isVerified === 'rejected' ? ' is-error' : ''}`} role="note">
-          {user.isVerified === 'rejected'
-            ? messages.upload.verificationRejected
-            : messages.upload.verifyPrompt}
-        </p>
-      )}
+      {canEdit && <VerificationPrompt status={user.isVerified} />}
 
       {user.description && (
         <Description text={user.description} expanded={expanded} onToggle={() => setExpanded((e) => !e)} />
       )}
 
-      {isCreator && (
-        <ProfileSection title="Links">
-          <LinksList links={user.links} />
-        </ProfileSection>
+      {isCreator && <ContestBanners contests={user.contests} />}
+
+      {canEdit ? (
+        <OwnerLinks links={user.links} onChange={takeOwn} />
+      ) : (
+        isCreator && (
+          <ProfileSection title="Links">
+            <LinksList links={user.links} />
+          </ProfileSection>
+        )
       )}
 
       {isCreator && (
         <ProfileSection title="Videos">
-          <ProfileVideos slug={user.slug} owner={isOwner} />
+          {canEdit ? <OwnerVideos slug={user.slug} /> : <ProfileVideos slug={user.slug} />}
         </ProfileSection>
       )}
 
@@ -224,6 +277,8 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
           </ProfileSection>
         </>
       )}
+
+      {images.element}
     </article>
   );
 }

@@ -1,12 +1,24 @@
-import type { ReactNode } from 'react';
+import { useSetAtom } from 'jotai';
+import { type ReactNode, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { errorText } from '../../api/errors';
 import { fetchFollowingModels, LIKED_VIDEOS_PATH } from '../../api/profile';
 import { useRequest } from '../../api/useRequest';
 import { userVideosPath } from '../../api/users';
 import { useVideoPages } from '../../api/useVideoPages';
-import { type Link, messages, type Video } from '../../contract';
+import { deleteVideo } from '../../api/videos';
+import {
+  type Link as CreatorLinkData,
+  messages,
+  type VerificationStatus,
+  type Video,
+  type VideoStatus,
+} from '../../contract';
+import { showToastAtom } from '../../state/toast';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CreatorChip } from '../../ui/CreatorChip';
 import { CreatorLink } from '../../ui/CreatorLink';
-import { ExternalIcon, LinkIcon } from '../../ui/icons';
+import { ExternalIcon, LinkIcon, ShieldIcon, TrashIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { VideoGrid } from '../../ui/VideoGrid';
 import { truncateDescription, useDescriptionLimit } from './description';
@@ -61,13 +73,22 @@ export function Description({
   );
 }
 
-/** The creator's outbound links; each click is counted for the creator's stats (spec §7). */
-export function LinksList({ links }: { links: Link[] }) {
+/**
+ * The creator's outbound links; each click is counted for the creator's stats (spec §7). With `onDelete`
+ * (the owner) every row gets a delete button beside its link.
+ */
+export function LinksList({
+  links,
+  onDelete,
+}: {
+  links: CreatorLinkData[];
+  onDelete?: (link: CreatorLinkData) => void;
+}) {
   if (links.length === 0) return <p className="profile-empty">{messages.profile.noLinks}</p>;
   return (
     <ul className="profile-links">
       {links.map((link) => (
-        <li key={link.id}>
+        <li key={link.id} className={onDelete ? 'profile-link-row' : undefined}>
           <CreatorLink
             link={link}
             location="profile"
@@ -89,6 +110,16 @@ export function LinksList({ links }: { links: Link[] }) {
             )}
             <ExternalIcon className="profile-link-out" />
           </CreatorLink>
+          {onDelete && (
+            <button
+              type="button"
+              className="profile-link-delete"
+              aria-label={`Delete link ${link.name || link.url}`}
+              onClick={() => onDelete(link)}
+            >
+              <TrashIcon />
+            </button>
+          )}
         </li>
       ))}
     </ul>
@@ -101,14 +132,29 @@ function PagedGrid({
   empty,
   showStatus = false,
   label,
+  statuses,
+  tileAction,
 }: {
   firstUrl: string;
   to: (video: Video) => string;
   empty: string;
   showStatus?: boolean;
   label: string;
+  /** Statuses known here before the server lists them (a delete under way). */
+  statuses?: Readonly<Record<number, VideoStatus>>;
+  tileAction?: (video: Video) => ReactNode;
 }) {
   const pages = useVideoPages(firstUrl);
+  const videos = useMemo(
+    () =>
+      statuses && pages.status === 'ready'
+        ? pages.videos.map((video) => {
+            const status = statuses[video.id];
+            return status ? { ...video, status } : video;
+          })
+        : pages.videos,
+    [pages.videos, pages.status, statuses],
+  );
   if (pages.status === 'loading')
     return (
       <div className="profile-grid-status">
@@ -124,22 +170,93 @@ function PagedGrid({
         </button>
       </div>
     );
-  if (pages.videos.length === 0) return <p className="profile-empty">{empty}</p>;
-  return <VideoGrid videos={pages.videos} to={to} paging={pages} showStatus={showStatus} label={label} />;
+  if (videos.length === 0) return <p className="profile-empty">{empty}</p>;
+  return (
+    <VideoGrid
+      videos={videos}
+      to={to}
+      paging={pages}
+      showStatus={showStatus}
+      label={label}
+      tileAction={tileAction}
+    />
+  );
 }
 
 /** A creator's uploads; a tap opens the profile feed at that video (spec §2: /{slug}/feed). */
-export function ProfileVideos({ slug, owner }: { slug: string; owner: boolean }) {
+export function ProfileVideos({ slug }: { slug: string }) {
   const feed = `/${encodeURIComponent(slug)}/feed`;
   return (
     <PagedGrid
       firstUrl={userVideosPath(slug)}
       to={() => feed}
       empty={messages.profile.noVideos}
-      // Spec §4: only the owner sees (and is sent) every status.
-      showStatus={owner}
       label="Videos"
     />
+  );
+}
+
+/**
+ * The owner's uploads (spec §4, §6): every status as a badge, and a delete button on each tile. A confirmed
+ * delete shows 'Deleting' at once; a failure says so and puts the tile back as it was.
+ */
+export function OwnerVideos({ slug }: { slug: string }) {
+  const feed = `/${encodeURIComponent(slug)}/feed`;
+  const showToast = useSetAtom(showToastAtom);
+  const [statuses, setStatuses] = useState<Readonly<Record<number, VideoStatus>>>({});
+  const [asking, setAsking] = useState<Video | null>(null);
+
+  const remove = async (video: Video) => {
+    setAsking(null);
+    setStatuses((known) => ({ ...known, [video.id]: 'deleting' }));
+    try {
+      await deleteVideo(video.id);
+      showToast(messages.profile.videoDeleted);
+    } catch (error) {
+      setStatuses(({ [video.id]: _, ...rest }) => rest);
+      showToast(
+        errorText(error, {
+          network: messages.profile.videoDeleteFailed,
+          serverMessage: false,
+          fallback: messages.profile.videoDeleteFailed,
+        }),
+        { tone: 'error' },
+      );
+    }
+  };
+
+  return (
+    <>
+      <PagedGrid
+        firstUrl={userVideosPath(slug)}
+        to={() => feed}
+        empty={messages.profile.noVideos}
+        showStatus
+        label="Videos"
+        statuses={statuses}
+        tileAction={(video) =>
+          video.status === 'deleting' ? null : (
+            <button
+              type="button"
+              className="video-tile-delete"
+              aria-label={`Delete video ${video.title}`}
+              onClick={() => setAsking(video)}
+            >
+              <TrashIcon />
+            </button>
+          )
+        }
+      />
+      {asking && (
+        <ConfirmDialog
+          title="Delete video"
+          text={messages.profile.confirmDeleteVideo}
+          confirmLabel="Delete"
+          onConfirm={() => void remove(asking)}
+          onCancel={() => setAsking(null)}
+        />
+      )}
+    </>
   );
 }
 
@@ -181,5 +298,26 @@ export function FollowingPreview({ userId }: { userId: number }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * Spec §4 for an owner model or channel who may not upload yet: none or pending get the upload prompt,
+ * rejected gets its own sentence; each with the way to the validation screen.
+ */
+export function VerificationPrompt({ status }: { status: VerificationStatus }) {
+  if (status === 'approved') return null;
+  const rejected = status === 'rejected';
+  const action = rejected ? 'Try again' : status === 'pending' ? 'Check status' : 'Verify now';
+  return (
+    <div className={`profile-notice${rejected ? ' is-error' : ''}`} role="note">
+      <ShieldIcon className="profile-notice-icon" />
+      <p className="profile-notice-text">
+        {rejected ? messages.upload.verificationRejected : messages.upload.verifyPrompt}
+      </p>
+      <Link to="/account/settings/validation" className="profile-notice-action">
+        {action}
+      </Link>
+    </div>
   );
 }
