@@ -40,6 +40,8 @@ export const statsResponseSchema = v.object({
     video_likes: v.number(),
     new_followers: v.number(),
     link_clicks: v.array(v.object({ name: v.string(), clicks: v.number() })),
+    /** One entry per UTC day from `from` to `to`, in order, zeros included: the chart's data. */
+    daily: v.array(v.object({ date: v.string(), views: v.number(), likes: v.number() })),
   }),
 });
 export type StatsResponse = v.InferOutput<typeof statsResponseSchema>;
