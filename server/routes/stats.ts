@@ -2,7 +2,15 @@
 // the range figures are counted from the event rows themselves, by UTC day, both ends inclusive.
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { statsInputSchema, statsMessages, statsResponseSchema } from '../../src/contract';
+import {
+  addDays,
+  STATS_DEFAULT_DAYS,
+  sixMonthsAgo,
+  statsInputSchema,
+  statsMessages,
+  statsResponseSchema,
+  utcDay,
+} from '../../src/contract';
 import { requireCreator } from '../auth/permissions';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
@@ -11,19 +19,10 @@ import { HttpError } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 
-const DEFAULT_DAYS = 30;
-const dayString = (d: Date) => d.toISOString().slice(0, 10);
-const addDays = (day: string, n: number) => {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return dayString(d);
-};
+const DEFAULT_DAYS = STATS_DEFAULT_DAYS;
+const dayString = utcDay;
 
-/** The earliest day a range may start: the same calendar day six months ago (UTC). */
-export function sixMonthsAgo(now: Date): string {
-  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 6, now.getUTCDate()));
-  return dayString(d);
-}
+export { sixMonthsAgo };
 
 function rangeOf(input: { from?: string | undefined; to?: string | undefined }, now: Date) {
   const today = dayString(now);

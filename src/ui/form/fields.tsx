@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
 import { CloseIcon, EyeIcon, EyeOffIcon } from '../icons';
 import type { FormApi, FormValues } from './useForm';
 import './form.css';
@@ -193,6 +193,19 @@ export function TextAreaField<V extends FormValues, K extends KeysOf<V, string>>
 export interface Option {
   value: string;
   label: string;
+  /** Options with the same group are listed under it (an `<optgroup>`), in the order groups first appear. */
+  group?: string;
+}
+
+/** Options in their groups, keeping the order in which each group first appears. */
+function grouped(options: readonly Option[]): [string | undefined, Option[]][] {
+  const groups = new Map<string | undefined, Option[]>();
+  for (const option of options) {
+    const list = groups.get(option.group) ?? [];
+    list.push(option);
+    groups.set(option.group, list);
+  }
+  return [...groups];
 }
 
 /** A native select (the phone's own picker); `placeholder` is a first, empty option such as 'Select'. */
@@ -221,11 +234,20 @@ export function SelectField<V extends FormValues, K extends KeysOf<V, string>>({
         aria-describedby={describedBy(id, error, hint)}
       >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        {grouped(options).map(([group, list]) => {
+          const items = list.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ));
+          return group === undefined ? (
+            items
+          ) : (
+            <optgroup key={group} label={group}>
+              {items}
+            </optgroup>
+          );
+        })}
       </select>
     </FieldFrame>
   );
@@ -533,20 +555,31 @@ export function SubmitButton<V extends FormValues>({
   );
 }
 
-/** `<form>` bound to the kit: no browser validation bubbles (the contract's messages show instead). */
+/**
+ * `<form>` bound to the kit: no browser validation bubbles (the contract's messages show instead).
+ * `onSubmit` replaces the kit's own submit, for a screen that decides first (a stepper's Continue, a choice
+ * to ignore) and then calls `form.handleSubmit()` or `form.validate()` itself.
+ */
 export function Form<V extends FormValues>({
   form,
   children,
   className = '',
+  onSubmit,
   'aria-label': ariaLabel,
 }: {
   form: FormApi<V>;
   children: ReactNode;
   className?: string;
+  onSubmit?: () => void;
   'aria-label'?: string;
 }) {
+  const submit = (event: FormEvent) => {
+    if (!onSubmit) return void form.handleSubmit(event);
+    event.preventDefault();
+    onSubmit();
+  };
   return (
-    <form className={`form ${className}`} noValidate onSubmit={form.handleSubmit} aria-label={ariaLabel}>
+    <form className={`form ${className}`} noValidate onSubmit={submit} aria-label={ariaLabel}>
       {children}
     </form>
   );
