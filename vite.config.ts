@@ -92,9 +92,12 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router|jotai|idb-keyval)[\\/]/,
             },
             {
-              // App modules the entry itself imports (state, device stores, the API client, shell icons).
+              // App modules the entry itself imports (state, device stores, the API client, shell icons). Only
+              // those ($initial): a module of these folders that only lazily loaded screens import (the own
+              // profile of the account screens) stays with them instead of growing every first load.
               name: 'shell',
               test: /[\\/]src[\\/](?:state|offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
+              tags: ['$initial'],
             },
           ],
         },

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { tagListSchema, type VideoList, videoListSchema } from '../contract';
+import { tagListSchema, type VideoList, videoListSchema } from '../contract/video';
 import { apiFetch } from './http';
 import { toQuery } from './query';
 
