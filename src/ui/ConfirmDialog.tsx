@@ -22,10 +22,13 @@ export function ConfirmDialog({
   busy?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const id = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
+    // showModal() moves the focus itself (to the dialog, in current browsers), after React's autoFocus ran.
+    cancel.current?.focus();
     return () => dialog?.close();
   }, []);
   return (
@@ -49,8 +52,7 @@ export function ConfirmDialog({
           {text}
         </p>
         <div className="confirm-actions">
-          {/* biome-ignore lint/a11y/noAutofocus: the safe choice takes the focus in a destructive dialog. */}
-          <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy} autoFocus>
+          <button ref={cancel} type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
             Cancel
           </button>
           <button

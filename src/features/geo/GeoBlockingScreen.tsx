@@ -235,7 +235,7 @@ function AddCountrySheet({
       ) : countries.status === 'loading' ? (
         <Spinner />
       ) : (
-        <Form form={form} onSubmit={submit} aria-label="Add Country" className="geo-sheet-form">
+        <Form form={form} onSubmit={submit} className="geo-sheet-form">
           <SelectField
             form={form}
             name="country_code"
@@ -300,7 +300,7 @@ function AddRegionSheet({
       ) : regions.status === 'loading' ? (
         <Spinner />
       ) : (
-        <Form form={form} onSubmit={submit} aria-label="Add Region" className="geo-sheet-form">
+        <Form form={form} onSubmit={submit} className="geo-sheet-form">
           <SelectField
             form={form}
             name="region_code"

@@ -108,9 +108,21 @@ export function StatsChart({ daily }: { daily: Day[] }) {
                       {formatCount(total)}
                     </tspan>
                   </text>
-                  <text x={width} y={top + 13} textAnchor="end" className="stats-chart-max">
-                    max {formatCount(max)}
-                  </text>
+                  {total > 0 && (
+                    <text x={width} y={top + 13} textAnchor="end" className="stats-chart-max">
+                      max {formatCount(max)}
+                    </text>
+                  )}
+                  {total === 0 && (
+                    <text
+                      x={width / 2}
+                      y={top + HEAD + PANEL / 2 + 4}
+                      textAnchor="middle"
+                      className="stats-chart-none"
+                    >
+                      No {series.unit[1]} in these days
+                    </text>
+                  )}
                   <line x1={0} x2={width} y1={base} y2={base} className="stats-chart-baseline" />
                   <line x1={0} x2={width} y1={top + HEAD} y2={top + HEAD} className="stats-chart-grid" />
                   {daily.map((d, i) => {

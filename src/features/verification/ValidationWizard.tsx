@@ -130,7 +130,8 @@ export function ValidationWizard({
       stage_name: profile.name,
       address: '',
       country: profile.country ?? '',
-      gender: profile.gender,
+      // Asked, not taken from the account: it is what the document says that counts here.
+      gender: '',
       date_of_birth: '',
       age: String(MIN_AGE),
       identification: '',
