@@ -93,10 +93,11 @@ export default defineConfig({
             },
             {
               // App modules the entry itself imports (state, device stores, the API client, shell icons). Only
-              // those ($initial): a module of these folders that only lazily loaded screens import (the own
-              // profile of the account screens) stays with them instead of growing every first load.
+              // those ($initial): a module of these folders that only lazily loaded screens import stays with
+              // them. The own profile is state of the account screens only: in here it would drag the profile
+              // API into the first load of every page.
               name: 'shell',
-              test: /[\\/]src[\\/](?:state|offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
+              test: /[\\/]src[\\/](?:state[\\/](?!ownProfile\.)|(?:offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.])/,
               tags: ['$initial'],
             },
           ],
@@ -125,6 +126,18 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // PostgreSQL, Redis, an S3 stand-in, several server processes and nginx: one file at a time.
+          name: 'scale',
+          include: ['tests/scale/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
         },
       },
     ],

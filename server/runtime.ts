@@ -9,7 +9,7 @@ import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from './media/cleanup';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from './media/demo';
 import { configureBinaries } from './media/ffmpeg';
 import { startMediaWorkers } from './media/pipeline';
-import { MediaStorage } from './media/storage';
+import { createStorage } from './media/storage';
 
 export interface Runtime extends AppDeps {
   jobs: Jobs;
@@ -23,7 +23,7 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
   // seconds: wait for it rather than fail the start.
   const database = await openDatabase({ ...config, lock: { role: 'server', waitMs: 30_000 } });
   await database.migrate();
-  const storage = new MediaStorage(config.dataDir);
+  const storage = createStorage(config);
   const jobs = await startJobs(database);
   let stopSweep = () => {};
   if (config.runWorkers) {
