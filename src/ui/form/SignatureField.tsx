@@ -101,6 +101,8 @@ export function SignatureField<V extends FormValues, K extends BlobKeys<V>, S ex
       const canvas = canvasRef.current;
       produced.current = value;
       const blob = value && canvas ? await toPng(canvas) : null;
+      // A later change (Clear, another stroke or key) came while this PNG was encoding: it is the one to keep.
+      if (produced.current !== value) return;
       const current = formRef.current;
       current.setValues({ [name]: blob, [strokesName]: value } as unknown as Partial<V>);
       if (current.errors[name] && blob) current.validate([name]);
