@@ -92,11 +92,13 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router|jotai|idb-keyval)[\\/]/,
             },
             {
-              // App modules the entry itself imports (state, device stores, the API client, shell icons).
-              // The own profile is state of the account screens only: in here it would drag the profile
+              // App modules the entry itself imports (state, device stores, the API client, shell icons). Only
+              // those ($initial): a module of these folders that only lazily loaded screens import stays with
+              // them. The own profile is state of the account screens only: in here it would drag the profile
               // API into the first load of every page.
               name: 'shell',
               test: /[\\/]src[\\/](?:state[\\/](?!ownProfile\.)|(?:offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.])/,
+              tags: ['$initial'],
             },
           ],
         },

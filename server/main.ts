@@ -1,4 +1,6 @@
 import { buildApp } from './app';
+import { answerCommand } from './cli';
+import { type OperatorSocket, operatorSocketPath, startOperatorSocket } from './operator';
 import { openRuntime } from './runtime';
 import { demoLogins, seedDemo } from './seed';
 
@@ -6,6 +8,16 @@ const started = performance.now();
 const runtime = await openRuntime();
 const { config } = runtime;
 const app = await buildApp(runtime);
+// PGlite: this process alone has the database open, so `npm run admin` sends its commands here. PostgreSQL
+// takes the CLI's own connection.
+let operator: OperatorSocket | undefined;
+if (runtime.database.kind === 'pglite' && !config.databaseUrl) {
+  operator = await startOperatorSocket(
+    operatorSocketPath(config.dataDir),
+    (command) => answerCommand(runtime.database.db, command),
+    (message) => app.log.warn(message),
+  );
+}
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -15,6 +27,7 @@ async function shutdown(signal: string) {
   // Stop taking requests first, let in-flight ones finish, then stop jobs and close the database.
   const force = setTimeout(() => process.exit(1), 15_000).unref();
   try {
+    await operator?.close();
     await app.close();
     await runtime.close();
     clearTimeout(force);

@@ -19,7 +19,9 @@ export interface Runtime extends AppDeps {
 export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runtime> {
   const config = { ...loadConfig(), ...overrides };
   configureBinaries(config);
-  const database = await openDatabase(config);
+  // An operator command that opened the PGlite files itself (no server was running) finishes within
+  // seconds: wait for it rather than fail the start.
+  const database = await openDatabase({ ...config, lock: { role: 'server', waitMs: 30_000 } });
   await database.migrate();
   const storage = createStorage(config);
   const jobs = await startJobs(database);

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './lock';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,26 +33,39 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Any fixed number works; it only has to be the same on every API node. */
 const MIGRATION_LOCK_ID = 724_000_001;
 
+/** The PGlite files of a data directory (no DATABASE_URL). */
+export const pgliteDir = (dataDir: string) => path.join(dataDir, 'pgdata');
+/** Held by the one process that has the PGlite files open (server/db/lock.ts). */
+export const pgliteLockFile = (dataDir: string) => `${pgliteDir(dataDir)}.lock`;
+
 /**
- * `databaseUrl` undefined: a PGlite database in `dataDir/pgdata`; `memory://`: PGlite in memory;
- * otherwise a PostgreSQL connection string.
+ * `databaseUrl` undefined: a PGlite database in `dataDir/pgdata`, opened by one process at a time (`lock`
+ * says who is asking and how long to wait for the holder: DataDirBusyError after that); `memory://`: PGlite
+ * in memory; otherwise a PostgreSQL connection string.
  */
 export async function openDatabase(opts: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  lock?: { role: string; waitMs?: number };
 }): Promise<Database> {
   const url = opts.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
   if (url && url !== 'memory://') throw new Error('DATABASE_URL must be postgres://… or memory://');
-  let dir: string | undefined;
-  if (!url) {
-    dir = path.join(opts.dataDir, 'pgdata');
-    await fs.mkdir(dir, { recursive: true });
+  if (url) return openPglite(undefined, async () => {});
+  const dir = pgliteDir(opts.dataDir);
+  await fs.mkdir(dir, { recursive: true });
+  const release = await lockDataDir(pgliteLockFile(opts.dataDir), opts.lock?.role ?? 'process', {
+    waitMs: opts.lock?.waitMs ?? 0,
+  });
+  try {
+    return await openPglite(dir, release);
+  } catch (err) {
+    await release();
+    throw err;
   }
-  return openPglite(dir);
 }
 
-async function openPglite(dir: string | undefined): Promise<Database> {
+async function openPglite(dir: string | undefined, release: () => Promise<void>): Promise<Database> {
   // pg_trgm backs typo-tolerant search; PostgreSQL ships it as a contrib extension, PGlite as a bundle.
   const client = await PGlite.create(dir, { extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
@@ -73,7 +87,11 @@ async function openPglite(dir: string | undefined): Promise<Database> {
       await migratePglite(db as never, { migrationsFolder });
     },
     async close() {
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        await release();
+      }
     },
   };
 }

@@ -3,7 +3,7 @@ import {
   discoverResponseSchema,
   type SearchResponse,
   searchResponseSchema,
-} from '../contract';
+} from '../contract/discover';
 import { apiFetch } from './http';
 import { toQuery } from './query';
 

@@ -3,7 +3,7 @@
 //   no answer at all → `network`; a status the screen names → that; any other answer → `answered` when the
 //   screen shapes its own (verification's '{status}: {message}'), else the server's own message, else
 //   `fallback`. Anything that is not an API error (a bug, a full disk) → its own text or `fallback`.
-import { messages } from '../contract';
+import { messages } from '../contract/messages';
 import { ApiError } from './http';
 
 export interface ErrorTexts {

@@ -1,4 +1,12 @@
-import { type CountryList, countryListSchema, type RegionList, regionListSchema } from '../contract';
+import {
+  type CountryList,
+  countryListSchema,
+  type GeoBlockEntry,
+  type GeoBlockInput,
+  geoBlockListSchema,
+  type RegionList,
+  regionListSchema,
+} from '../contract';
 import { apiFetch } from './http';
 
 // The reference lists rarely change: one answer per page load serves the sign-up, verification and
@@ -22,4 +30,33 @@ export function fetchRegions(): Promise<RegionList['data']> {
     regions = undefined;
   });
   return regions;
+}
+
+/** GET /v1/profile/get-geo-blocked-countries: the creator's blocks (region_code null: the whole country). */
+export async function fetchGeoBlocks(signal?: AbortSignal): Promise<GeoBlockEntry[]> {
+  const { countries } = await apiFetch('/v1/profile/get-geo-blocked-countries', {
+    schema: geoBlockListSchema,
+    signal,
+  });
+  return countries;
+}
+
+/** POST /v1/profile/add-geo-blocked-country; answers the new list. */
+export async function addGeoBlock(entry: GeoBlockInput): Promise<GeoBlockEntry[]> {
+  const { countries } = await apiFetch('/v1/profile/add-geo-blocked-country', {
+    method: 'POST',
+    body: entry,
+    schema: geoBlockListSchema,
+  });
+  return countries;
+}
+
+/** POST /v1/profile/delete-geo-blocked-country; answers the new list. */
+export async function deleteGeoBlock(entry: GeoBlockInput): Promise<GeoBlockEntry[]> {
+  const { countries } = await apiFetch('/v1/profile/delete-geo-blocked-country', {
+    method: 'POST',
+    body: entry,
+    schema: geoBlockListSchema,
+  });
+  return countries;
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { errorResponseSchema, messages } from '../contract';
+import { errorResponseSchema } from '../contract/common';
+import { messages } from '../contract/messages';
 import { getGuestId } from '../offline/kv';
 import { readAuth } from '../state/auth';
 

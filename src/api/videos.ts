@@ -5,7 +5,7 @@ import {
   type VideoList,
   videoDeleteResponseSchema,
   videoListSchema,
-} from '../contract';
+} from '../contract/video';
 import { apiFetch } from './http';
 import { toQuery } from './query';
 

@@ -23,6 +23,18 @@ const PlaceholderScreen = lazy(() =>
   import('./PlaceholderScreen').then((m) => ({ default: m.PlaceholderScreen })),
 );
 const DiscoverScreen = lazy(() => loadDiscover().then((m) => ({ default: m.DiscoverScreen })));
+const StudioScreen = lazy(() =>
+  import('../features/studio/StudioScreen').then((m) => ({ default: m.StudioScreen })),
+);
+const GeoBlockingScreen = lazy(() =>
+  import('../features/geo/GeoBlockingScreen').then((m) => ({ default: m.GeoBlockingScreen })),
+);
+const ValidationScreen = lazy(() =>
+  import('../features/verification/ValidationScreen').then((m) => ({ default: m.ValidationScreen })),
+);
+const StatsScreen = lazy(() =>
+  import('../features/stats/StatsScreen').then((m) => ({ default: m.StatsScreen })),
+);
 const RegisterScreen = lazy(() =>
   import('../features/auth/RegisterScreen').then((m) => ({ default: m.RegisterScreen })),
 );
@@ -115,12 +127,12 @@ export const routes: RouteObject[] = [
           members(placeholder('account/settings/gender', 'Sex')),
           members(placeholder('account/settings/password', 'Password')),
           members(placeholder('account/settings/channel-color', 'Channel color')),
-          members(placeholder('account/settings/studio', 'Studio')),
-          members(placeholder('account/settings/geo-blocking', 'Geo-blocking')),
-          members(placeholder('account/settings/validation', 'Account validation')),
-          members(placeholder('join-studio', 'Studio')),
+          members({ path: 'account/settings/studio', element: <StudioScreen /> }),
+          members({ path: 'account/settings/geo-blocking', element: <GeoBlockingScreen /> }),
+          members({ path: 'account/settings/validation', element: <ValidationScreen /> }),
+          members({ path: 'join-studio', element: <StudioScreen /> }),
           members(placeholder('account/following', 'Following')),
-          members(placeholder('account/stats', 'Profile statistics')),
+          members({ path: 'account/stats', element: <StatsScreen /> }),
           members(placeholder('account/help', 'Help')),
 
           feed('videos-rating/feed', 'rating'),

@@ -3,6 +3,13 @@ import * as v from 'valibot';
 export const geoMessages = {
   unknownRegion: 'Error: Unknown region.',
   unknownCountry: 'Error: Unknown country.',
+  // Spec §8, as the geo-blocking screen shows them.
+  couldNotAdd: 'Error: Could not add to the blocked list.',
+  couldNotRemove: 'Error: Could not remove from the blocked list.',
+  /** The creator's own blocked list did not load. */
+  couldNotGetList: 'Error: Could not get countries list',
+  /** The reference list of countries (or regions) to choose from did not load. */
+  couldNotFetchCountries: 'Error: Could not fetch countries list',
 } as const;
 
 /**

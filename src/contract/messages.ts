@@ -119,6 +119,11 @@ export const messages = {
     pending: 'Your validation request is pending. Be patient, we will validate it in no time!',
     alreadyApproved: 'Your account is already verified.',
     sent: 'Your validation request was sent.',
+    // Spec §8: how a failed send reads.
+    validationError: 'Validation error',
+    serverError: 'Server error',
+    failed: (status: number, message: string | undefined) => `${status}: ${message || 'Server error'}`,
+    submitFailed: 'An error occurred while submitting the validation request.',
   },
   upload: {
     // Spec §4: who may upload.

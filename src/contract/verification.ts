@@ -30,6 +30,36 @@ const isRealDate = (s: string) => {
 
 export const identificationTypes = ['driver', 'passport', 'idcard'] as const;
 
+/** Spec §9: each picture at most 16 MB, checked on the device before a byte is sent. */
+export const VERIFICATION_IMAGE_MAX_BYTES = 16 * 1024 * 1024;
+export const verificationImageTypes = ['image/png', 'image/jpeg'] as const;
+
+/**
+ * A picture field. The client form holds the picked File (or the drawn signature's Blob): its presence, size
+ * and type are checked here before sending. The server reads the multipart form and passes 'file' or '' for
+ * presence, then judges the bytes themselves.
+ */
+const picture = (message: string) =>
+  v.optional(
+    v.union(
+      [
+        v.pipe(
+          v.blob(message),
+          v.minSize(1, message),
+          v.maxSize(VERIFICATION_IMAGE_MAX_BYTES, messages.profile.imageTooLarge),
+          // Some pickers give no type at all; the server judges the bytes in any case.
+          v.check(
+            (blob) => blob.type === '' || (verificationImageTypes as readonly string[]).includes(blob.type),
+            messages.profile.imageType,
+          ),
+        ),
+        v.pipe(v.string(message), v.nonEmpty(message)),
+      ],
+      message,
+    ),
+    '',
+  );
+
 /** The four image fields of the multipart form. */
 export const verificationImageFields = [
   'front_picture_id',
@@ -97,10 +127,10 @@ export const verificationSchema = v.pipe(
       ),
     ),
     identification_id: required(m.identificationId, 64),
-    front_picture_id: required(m.frontPicture),
-    back_picture_id: required(m.backPicture),
-    face_picture_id: required(m.facePicture),
-    signature: required(m.signature),
+    front_picture_id: picture(m.frontPicture),
+    back_picture_id: picture(m.backPicture),
+    face_picture_id: picture(m.facePicture),
+    signature: picture(m.signature),
   }),
   v.forward(
     v.partialCheck(

@@ -1,4 +1,4 @@
-import { useId, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useModal } from './Sheet';
 import './sheet.css';
 
@@ -23,8 +23,11 @@ export function ConfirmDialog({
   busy?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const id = useId();
   useModal(ref);
+  // showModal() moves the focus itself (to the dialog, in current browsers): Cancel takes it after that.
+  useEffect(() => cancel.current?.focus(), []);
   return (
     <dialog
       ref={ref}
@@ -46,8 +49,7 @@ export function ConfirmDialog({
           {text}
         </p>
         <div className="confirm-actions">
-          {/* biome-ignore lint/a11y/noAutofocus: the safe choice takes the focus in a destructive dialog. */}
-          <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy} autoFocus>
+          <button ref={cancel} type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
             Cancel
           </button>
           <button

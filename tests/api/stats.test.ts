@@ -81,7 +81,55 @@ describe('POST /v1/profile/stats', () => {
         { name: 'Site', clicks: 2 },
         { name: 'Shop', clicks: 0 },
       ],
+      daily: expect.any(Array),
     });
+  });
+
+  it('adds a daily series that covers exactly the range, quiet days as zeros, and sums to the range', async () => {
+    const body = v.parse(statsResponseSchema, (await stats(headers)).json());
+    const { daily } = body.range;
+    expect(daily).toHaveLength(30);
+    expect(daily.map((d) => d.date)).toEqual(Array.from({ length: 30 }, (_, i) => day(i - 29)));
+    const on = (date: string) => daily.find((d) => d.date === date);
+    expect(on(day(0))).toEqual({ date: day(0), views: 2, likes: 0 });
+    expect(on(day(-1))).toEqual({ date: day(-1), views: 0, likes: 1 });
+    expect(on(day(-10))).toEqual({ date: day(-10), views: 1, likes: 0 });
+    expect(on(day(-5))).toEqual({ date: day(-5), views: 0, likes: 0 });
+    expect(daily.reduce((n, d) => n + d.views, 0)).toBe(body.range.video_views);
+    expect(daily.reduce((n, d) => n + d.likes, 0)).toBe(body.range.video_likes);
+
+    // A chosen range: its own days only, both ends included; one day is one entry.
+    const chosen = v.parse(
+      statsResponseSchema,
+      (await stats(headers, { from: day(-60), to: day(-40) })).json(),
+    );
+    expect(chosen.range.daily).toHaveLength(21);
+    expect(chosen.range.daily[0]?.date).toBe(day(-60));
+    expect(chosen.range.daily.at(-1)?.date).toBe(day(-40));
+    expect(chosen.range.daily.filter((d) => d.views + d.likes > 0)).toEqual([
+      { date: day(-50), views: 0, likes: 1 },
+      { date: day(-40), views: 1, likes: 0 },
+    ]);
+    const single = v.parse(
+      statsResponseSchema,
+      (await stats(headers, { from: day(-3), to: day(-3) })).json(),
+    );
+    expect(single.range.daily).toEqual([{ date: day(-3), views: 0, likes: 0 }]);
+  });
+
+  it('counts a view at 23:59 UTC on its own day, not the next one', async () => {
+    const creator = await insertUser(ctx, { type: 'model' });
+    const video = await insertVideo(ctx, { userId: creator.id });
+    const yesterday = day(-1);
+    await ctx.database.db.insert(t.videoViews).values([
+      { videoId: video.id, viewerKey: 'g:late', createdAt: new Date(`${yesterday}T23:59:30Z`) },
+      { videoId: video.id, viewerKey: 'g:early', createdAt: new Date(`${day(0)}T00:00:00Z`) },
+    ]);
+    const res = await stats(await bearer(ctx, creator.id), { from: yesterday, to: day(0) });
+    expect(res.json().range.daily).toEqual([
+      { date: yesterday, views: 1, likes: 0 },
+      { date: day(0), views: 1, likes: 0 },
+    ]);
   });
 
   it('counts a chosen range, both ends inclusive', async () => {

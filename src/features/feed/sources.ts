@@ -1,5 +1,6 @@
 import type { Params } from 'react-router';
-import { discoverGroups, type Video } from '../../contract';
+import { discoverGroups } from '../../contract/discover';
+import type { Video } from '../../contract/video';
 
 /** Where a feed starts: the first page's URL, its title, and an optional list handed over by the screen before. */
 export interface FeedSource {

@@ -203,6 +203,19 @@ export function TextAreaField<V extends FormValues, K extends KeysOf<V, string>>
 export interface Option {
   value: string;
   label: string;
+  /** Options with the same group are listed under it (an `<optgroup>`), in the order groups first appear. */
+  group?: string;
+}
+
+/** Options in their groups, keeping the order in which each group first appears. */
+function grouped(options: readonly Option[]): [string | undefined, Option[]][] {
+  const groups = new Map<string | undefined, Option[]>();
+  for (const option of options) {
+    const list = groups.get(option.group) ?? [];
+    list.push(option);
+    groups.set(option.group, list);
+  }
+  return [...groups];
 }
 
 /** A native select (the phone's own picker); `placeholder` is a first, empty option such as 'Select'. */
@@ -231,11 +244,20 @@ export function SelectField<V extends FormValues, K extends KeysOf<V, string>>({
         aria-describedby={describedBy(id, error, hint)}
       >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        {grouped(options).map(([group, list]) => {
+          const items = list.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ));
+          return group === undefined ? (
+            items
+          ) : (
+            <optgroup key={group} label={group}>
+              {items}
+            </optgroup>
+          );
+        })}
       </select>
     </FieldFrame>
   );
