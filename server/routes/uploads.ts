@@ -32,6 +32,7 @@ import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 import { acceptUpload, enqueue, liveJobsOf, type PipelineDeps, type UploadOutcome } from '../media/pipeline';
 import { videoMediaDir } from '../media/storage';
+import { createUploadFinisher } from '../media/upload-recovery';
 import { slugify } from '../util/slug';
 import { presentVideos } from './present';
 
@@ -105,6 +106,14 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
 
   const tusDir = await storage.ensurePrivate('tus');
   const datastore = new FileStore({ directory: tusDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  // ---- finishing (server/media/upload-recovery.ts): a complete upload always becomes a video ----------
+  const finisher = createUploadFinisher({
+    ...pipelineDeps,
+    tusDir,
+    forgetTusUpload: (id) => datastore.configstore.delete(id),
+  });
+  // What a crash left complete but unfinished is finished before the first request is taken.
+  await finisher.recoverAll();
   /** Who is behind each request tus handles: set by the route after its checks, read by the hooks. */
   const uploaderOf = new WeakMap<Request, UserRow>();
   const tus = new TusServer({
@@ -129,20 +138,8 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
       return {};
     },
     async onUploadFinish(_req, upload) {
-      const [session] = await db.select().from(t.uploadSessions).where(eq(t.uploadSessions.id, upload.id));
-      if (!session) throw { status_code: 404, body: m.uploadNotFound };
-      const outcome = await acceptUpload(pipelineDeps, path.join(tusDir, upload.id), session.userId);
-      // The file now lives on as the video's original (or is gone); only tus's note about it remains.
-      await datastore.configstore.delete(upload.id);
-      await db
-        .update(t.uploadSessions)
-        .set({
-          videoId: outcome.videoId,
-          offset: upload.offset,
-          size: upload.offset,
-          completedAt: new Date(),
-        })
-        .where(eq(t.uploadSessions.id, upload.id));
+      const outcome = await finisher.finish(upload.id);
+      if (!outcome) throw { status_code: 404, body: m.uploadNotFound };
       if (!outcome.ok) {
         const body = { message: m.failed(outcome.reason), errors: { video: [outcome.reason] } };
         throw { status_code: 422, body: JSON.stringify(body) };
@@ -182,7 +179,9 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
       return reply.status(response.status).send(body || undefined);
     }
     const text = (await response.text()).trim();
-    return reply.status(tusStatus(response.status, text)).send(tusError(response.status, text));
+    return reply
+      .status(tusStatus(response.status, text))
+      .send(tusError(response.status, text, request.method));
   }
 
   /**
@@ -192,7 +191,11 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
   const tusStatus = (status: number, text: string) =>
     text === ERRORS.ERR_LOCK_TIMEOUT.body ? 423 : status === 501 ? 400 : status;
 
-  function tusError(status: number, text: string): { message: string; errors?: Record<string, string[]> } {
+  function tusError(
+    status: number,
+    text: string,
+    method: string,
+  ): { message: string; errors?: Record<string, string[]> } {
     if (text.startsWith('{')) {
       try {
         return JSON.parse(text) as { message: string };
@@ -200,6 +203,8 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
         // Not ours after all: worded below.
       }
     }
+    // A PATCH can only overrun the length its upload declared (that length was held to the limit at POST).
+    if (status === 413 && method === 'PATCH') return { message: m.beyondLength };
     if (status === 413) {
       const reason = m.tooLarge(formatBytes(config.uploadMaxBytes));
       return { message: m.failed(reason), errors: { video: [reason] } };
@@ -294,7 +299,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     // HEAD, PATCH and DELETE of one upload: the same checks, then tus (or the finished upload's answer).
     const onUpload = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {
       const user = await requireUploader(request);
-      const session = await ownUpload(request, user);
+      const session = await finisher.settle(await ownUpload(request, user));
       if (session.completedAt) return finished(session, reply);
       await viaTus(request, reply, user);
       if (request.method === 'DELETE' && reply.statusCode === 204)
@@ -384,7 +389,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
   // a second device): the same answer as POST /v1/videos/upload.
   app.get<IdParams>('/v1/uploads/:id/video', { config: { doc: outcomeDoc } }, async (request, reply) => {
     const user = await requireUser(request, deps);
-    const session = await ownUpload(request, user);
+    const session = await finisher.settle(await ownUpload(request, user));
     if (!session.completedAt) return reply.status(409).send({ message: m.uploadUnfinished });
     const [video] = session.videoId
       ? await db.select().from(t.videos).where(eq(t.videos.id, session.videoId))
