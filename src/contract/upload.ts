@@ -183,62 +183,90 @@ const tagsField = v.pipe(
 );
 
 /**
+ * Why `tag` may not join `others` (tags already accepted), or undefined when it may: the tags field's own
+ * rules (spec §5), so a tag typed into the form is refused with the words the server would use.
+ */
+export function tagProblem(tag: string, others: readonly string[] = []): string | undefined {
+  const result = v.safeParse(tagsField, [...others, tag]);
+  return result.success ? undefined : result.issues[0].message;
+}
+
+/** What the creator fills in, without the video it belongs to (the upload may still be under way). */
+const detailEntries = {
+  title: v.pipe(
+    v.optional(v.unknown(), ''),
+    v.transform((x) => (x === null ? '' : x)),
+    v.string(m.titleRequired),
+    v.trim(),
+    v.nonEmpty(m.titleRequired),
+    v.maxLength(TITLE_MAX, m.titleTooLong),
+    v.check((s) => !s.includes('\u0000'), m.titleRequired),
+  ),
+  tags: tagsField,
+  is_nsfw: flag(m.invalidNsfw),
+  schedule: flag(m.invalidSchedule),
+  uploadDate: text(40, m.invalidDate),
+  uploadDateTimezone: text(64, m.timezoneRequired),
+};
+
+interface ScheduleFields {
+  schedule: boolean;
+  uploadDate: string;
+  uploadDateTimezone: string;
+}
+
+// The schedule's rules, shared by both schemas below: a date when scheduling, a zone that makes it an
+// instant, a real date-time, and not in the past.
+const datePicked = (i: ScheduleFields) => !i.schedule || i.uploadDate !== '';
+const zoneKnown = (i: ScheduleFields) =>
+  i.uploadDate === '' || hasOwnOffset(i.uploadDate) || isTimeZone(i.uploadDateTimezone);
+const dateReal = (i: ScheduleFields) =>
+  i.uploadDate === '' ||
+  (!hasOwnOffset(i.uploadDate) && !isTimeZone(i.uploadDateTimezone)) ||
+  scheduledInstant(i.uploadDate, i.uploadDateTimezone) !== null;
+const dateAhead = (i: ScheduleFields) => {
+  const at = i.uploadDate ? scheduledInstant(i.uploadDate, i.uploadDateTimezone) : null;
+  return at === null || at.getTime() >= Date.now() - SCHEDULE_GRACE_MS;
+};
+
+/**
+ * The details form (spec §4 step 2) before the video id is known: the same fields and rules as
+ * upload-details. A date left in the picker while "schedule" is off is not a schedule, so it is not judged.
+ */
+export const uploadDetailsFieldsSchema = v.pipe(
+  v.object(detailEntries),
+  v.transform((i) => (i.schedule ? i : { ...i, uploadDate: '' })),
+  v.forward(v.partialCheck([['schedule'], ['uploadDate']], datePicked, m.selectDate), ['uploadDate']),
+  v.forward(v.partialCheck([['uploadDate'], ['uploadDateTimezone']], zoneKnown, m.timezoneRequired), [
+    'uploadDateTimezone',
+  ]),
+  v.forward(v.partialCheck([['uploadDate'], ['uploadDateTimezone']], dateReal, m.invalidDate), [
+    'uploadDate',
+  ]),
+  v.forward(v.partialCheck([['uploadDate'], ['uploadDateTimezone']], dateAhead, m.dateInPast), [
+    'uploadDate',
+  ]),
+);
+export type UploadDetailsFieldsInput = v.InferInput<typeof uploadDetailsFieldsSchema>;
+export type UploadDetailsFields = v.InferOutput<typeof uploadDetailsFieldsSchema>;
+
+/**
  * POST /v1/videos/upload-details. Scheduling: `uploadDate` (a date-time picker value) is wall-clock time
  * in `uploadDateTimezone`; `schedule: true` without a date is 'Select a date'. Without a date the video is
  * published as soon as it is processed.
  */
 export const uploadDetailsSchema = v.pipe(
-  v.object({
-    videoId: videoIdField,
-    title: v.pipe(
-      v.optional(v.unknown(), ''),
-      v.transform((x) => (x === null ? '' : x)),
-      v.string(m.titleRequired),
-      v.trim(),
-      v.nonEmpty(m.titleRequired),
-      v.maxLength(TITLE_MAX, m.titleTooLong),
-      v.check((s) => !s.includes('\u0000'), m.titleRequired),
-    ),
-    tags: tagsField,
-    is_nsfw: flag(m.invalidNsfw),
-    schedule: flag(m.invalidSchedule),
-    uploadDate: text(40, m.invalidDate),
-    uploadDateTimezone: text(64, m.timezoneRequired),
-  }),
-  v.forward(
-    v.partialCheck([['schedule'], ['uploadDate']], (i) => !i.schedule || i.uploadDate !== '', m.selectDate),
-    ['uploadDate'],
-  ),
-  v.forward(
-    v.partialCheck(
-      [['uploadDate'], ['uploadDateTimezone']],
-      (i) => i.uploadDate === '' || hasOwnOffset(i.uploadDate) || isTimeZone(i.uploadDateTimezone),
-      m.timezoneRequired,
-    ),
-    ['uploadDateTimezone'],
-  ),
-  v.forward(
-    v.partialCheck(
-      [['uploadDate'], ['uploadDateTimezone']],
-      (i) =>
-        i.uploadDate === '' ||
-        (!hasOwnOffset(i.uploadDate) && !isTimeZone(i.uploadDateTimezone)) ||
-        scheduledInstant(i.uploadDate, i.uploadDateTimezone) !== null,
-      m.invalidDate,
-    ),
-    ['uploadDate'],
-  ),
-  v.forward(
-    v.partialCheck(
-      [['uploadDate'], ['uploadDateTimezone']],
-      (i) => {
-        const at = i.uploadDate ? scheduledInstant(i.uploadDate, i.uploadDateTimezone) : null;
-        return at === null || at.getTime() >= Date.now() - SCHEDULE_GRACE_MS;
-      },
-      m.dateInPast,
-    ),
-    ['uploadDate'],
-  ),
+  v.object({ videoId: videoIdField, ...detailEntries }),
+  v.forward(v.partialCheck([['schedule'], ['uploadDate']], datePicked, m.selectDate), ['uploadDate']),
+  v.forward(v.partialCheck([['uploadDate'], ['uploadDateTimezone']], zoneKnown, m.timezoneRequired), [
+    'uploadDateTimezone',
+  ]),
+  v.forward(v.partialCheck([['uploadDate'], ['uploadDateTimezone']], dateReal, m.invalidDate), [
+    'uploadDate',
+  ]),
+  v.forward(v.partialCheck([['uploadDate'], ['uploadDateTimezone']], dateAhead, m.dateInPast), [
+    'uploadDate',
+  ]),
   v.transform((i) => ({
     videoId: i.videoId,
     title: i.title,
