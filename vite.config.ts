@@ -92,9 +92,10 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router|jotai|idb-keyval)[\\/]/,
             },
             {
-              // App modules the entry itself imports (state, device stores, the API client, shell icons).
+              // App modules the entry itself imports (state, device stores, the API client, shell icons). The
+              // upload queue is not one of them: it loads with the upload screens, or when an upload waits.
               name: 'shell',
-              test: /[\\/]src[\\/](?:state|offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
+              test: /[\\/]src[\\/](?:state|offline(?![\\/]uploads[\\/])|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
             },
           ],
         },
