@@ -18,9 +18,9 @@ import {
   tagSlug,
   type UploadResult,
   uploadDetailsResponseSchema,
-  uploadDetailsSchema,
   uploadResultSchema,
 } from '../../src/contract';
+import { uploadDetailsSchema } from '../../src/contract/upload-details';
 import { canManageCreator } from '../auth/permissions';
 import type { UserRow } from '../auth/tokens';
 import * as t from '../db/schema';

@@ -1,12 +1,8 @@
 // Calls of server/routes/uploads.ts. The bytes themselves travel by tus (tus-js-client, driven by the upload
 // queue in src/offline/uploads); these are the JSON calls around them.
 import type * as v from 'valibot';
-import {
-  type UploadDetailsInput,
-  type UploadResult,
-  uploadDetailsResponseSchema,
-  uploadResultSchema,
-} from '../contract';
+import { type UploadResult, uploadDetailsResponseSchema, uploadResultSchema } from '../contract';
+import type { UploadDetailsInput } from '../contract/upload-details';
 import { apiFetch } from './http';
 
 /** Where resumable uploads are created (tus creation). */

@@ -1,15 +1,13 @@
 // The upload-details contract the client validates with before sending (the server parses with it again).
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { formatBytes, splitTags, tagSlug } from '../../src/contract/upload';
 import {
-  formatBytes,
   scheduledInstant,
-  splitTags,
   tagProblem,
-  tagSlug,
   uploadDetailsFieldsSchema,
   uploadDetailsSchema,
-} from '../../src/contract/upload';
+} from '../../src/contract/upload-details';
 
 const errors = (input: unknown) => {
   const result = v.safeParse(uploadDetailsSchema, input);

@@ -9,7 +9,8 @@
 // the sender's live progress), and any tab may pause, cancel, add or type details.
 import type * as tus from 'tus-js-client';
 import { ApiError } from '../../api/http';
-import { messages, SCHEDULE_GRACE_MS, scheduledInstant, type UploadDetailsInput } from '../../contract';
+import { messages } from '../../contract';
+import { SCHEDULE_GRACE_MS, scheduledInstant, type UploadDetailsInput } from '../../contract/upload-details';
 import { askPersistence, openCopy, removeCopy, StorageFullError, saveCopy } from './files';
 import {
   createRecord,
