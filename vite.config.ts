@@ -92,10 +92,11 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router|jotai|idb-keyval)[\\/]/,
             },
             {
-              // App modules the entry itself imports (state, device stores, the API client, shell icons). The
-              // upload queue is not one of them: it loads with the upload screens, or when an upload waits.
+              // App modules the entry itself imports (state, device stores, the API client, shell icons). A
+              // group takes every module its test matches, imported by the entry or not: the upload queue and
+              // the own profile (with its API calls) load with the screens that use them, so they stay out.
               name: 'shell',
-              test: /[\\/]src[\\/](?:state|offline(?![\\/]uploads[\\/])|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
+              test: /[\\/]src[\\/](?:state(?![\\/]ownProfile\.)|offline(?![\\/]uploads[\\/])|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
             },
           ],
         },

@@ -34,6 +34,9 @@ export function preloadEntryScreen(pathname: string) {
   void load?.().catch(() => undefined);
 }
 const CreatorPromo = lazy(() => import('./CreatorPromo').then((m) => ({ default: m.CreatorPromo })));
+const UploadScreen = lazy(() =>
+  import('../features/upload/UploadScreen').then((m) => ({ default: m.UploadScreen })),
+);
 
 const placeholder = (path: string, title: ScreenTitle): RouteObject => ({
   path,
@@ -90,7 +93,9 @@ export const routes: RouteObject[] = [
           {
             path: 'upload',
             element: (
-              <RequireAuth guest={<CreatorPromo />}>{<PlaceholderScreen title="Upload" />}</RequireAuth>
+              <RequireAuth guest={<CreatorPromo />}>
+                <UploadScreen />
+              </RequireAuth>
             ),
           },
 

@@ -9,6 +9,7 @@ export function ConfirmDialog({
   title,
   text,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
   onCancel,
   busy = false,
@@ -16,6 +17,8 @@ export function ConfirmDialog({
   title: string;
   text: string;
   confirmLabel: string;
+  /** The safe choice's words, when 'Cancel' would be ambiguous (cancelling an upload). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
   /** The confirmed action is under way: both buttons wait. */
@@ -51,7 +54,7 @@ export function ConfirmDialog({
         <div className="confirm-actions">
           {/* biome-ignore lint/a11y/noAutofocus: the safe choice takes the focus in a destructive dialog. */}
           <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy} autoFocus>
-            Cancel
+            {cancelLabel}
           </button>
           <button
             type="button"

@@ -30,15 +30,16 @@ export type TransferState =
   | 'failed'
   | 'cancelled';
 
-/** The details form as the creator filled it in (the contract's field names). */
-export interface DetailsValues {
+/** The details form as the creator filled it in (the contract's field names). A type, not an interface:
+ * the form kit takes it as a record of values. */
+export type DetailsValues = {
   title: string;
   tags: string[];
   is_nsfw: boolean;
   schedule: boolean;
   uploadDate: string;
   uploadDateTimezone: string;
-}
+};
 
 /**
  * - `none`: not submitted yet;  `queued`: submitted, waiting for the video id or the network;
