@@ -93,10 +93,11 @@ export default defineConfig({
             },
             {
               // App modules the entry itself imports (state, device stores, the API client, shell icons). A
-              // group takes every module its test matches, imported by the entry or not: the upload queue and
-              // the own profile (with its API calls) load with the screens that use them, so they stay out.
+              // group takes every module its test matches, imported by the entry or not: the own profile (state
+              // of the account screens) and the upload queue load with the screens that use them, so they stay
+              // out of the first load of every page.
               name: 'shell',
-              test: /[\\/]src[\\/](?:state(?![\\/]ownProfile\.)|offline(?![\\/]uploads[\\/])|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
+              test: /[\\/]src[\\/](?:state[\\/](?!ownProfile\.)|(?:offline(?![\\/]uploads[\\/])|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.])/,
             },
           ],
         },
@@ -124,6 +125,18 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // PostgreSQL, Redis, an S3 stand-in, several server processes and nginx: one file at a time.
+          name: 'scale',
+          include: ['tests/scale/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
         },
       },
     ],

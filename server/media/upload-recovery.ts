@@ -12,7 +12,6 @@
 // HEAD or GET …/video that finds a complete but unfinished upload (a client resuming after the crash never
 // sees the "complete, but no Video-Id" answer that would strand it), and at start for every upload left so.
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
@@ -25,8 +24,11 @@ type Session = typeof uploadSessions.$inferSelect;
 type VideoRow = typeof videos.$inferSelect;
 
 export interface UploadFinisherDeps extends PipelineDeps {
-  /** Where @tus/server's file store keeps uploads in progress: the data file is named by the upload id. */
-  tusDir: string;
+  /**
+   * Where a finished upload's bytes lie as a local file: @tus/file-store's own file, or the copy taken from
+   * the bucket when uploads go to S3 (server/uploads/tus.ts).
+   */
+  tusFile: (id: string) => Promise<string>;
   /** tus's own note about an upload (offset, metadata), removed once the file has become a video. */
   forgetTusUpload: (id: string) => Promise<void>;
 }
@@ -43,7 +45,7 @@ const exists = (file: string) =>
 export function createUploadFinisher(deps: UploadFinisherDeps) {
   const { db, storage } = deps;
   const running = new Map<string, Promise<FinishResult>>();
-  const tusFile = (id: string) => path.join(deps.tusDir, id);
+  const { tusFile } = deps;
 
   const sessionOf = async (id: string) =>
     (await db.select().from(uploadSessions).where(eq(uploadSessions.id, id)))[0];
@@ -56,7 +58,7 @@ export function createUploadFinisher(deps: UploadFinisherDeps) {
 
   async function complete(session: Session, videoId: number) {
     await deps.forgetTusUpload(session.id).catch(() => undefined);
-    await fs.rm(tusFile(session.id), { force: true });
+    await fs.rm(await tusFile(session.id), { force: true });
     await db
       .update(uploadSessions)
       .set({ videoId, offset: session.size, completedAt: new Date() })
@@ -69,11 +71,18 @@ export function createUploadFinisher(deps: UploadFinisherDeps) {
    * Nobody can have seen it: its id travels to the client only once the session is complete.
    */
   async function undoHalfAccepted(session: Session, video: VideoRow): Promise<boolean> {
-    const moved = storage.privateAbs(originalPath(video.id));
     const whole = async (file: string) => (await exists(file))?.size === session.size;
-    if (!(await whole(tusFile(session.id))) && (await whole(moved)))
-      await fs.rename(moved, tusFile(session.id));
-    if (!(await whole(tusFile(session.id)))) return false;
+    const file = await tusFile(session.id);
+    if (!(await whole(file))) {
+      // The bytes may have reached the originals (a local path, or a copy of a remote storage's object).
+      const moved = await storage.openPrivate(originalPath(video.id)).catch(() => null);
+      try {
+        if (moved && (await whole(moved.path))) await fs.copyFile(moved.path, file);
+      } finally {
+        await moved?.release();
+      }
+    }
+    if (!(await whole(file))) return false;
     await db.transaction(async (tx) => {
       await tx.update(uploadSessions).set({ videoId: null }).where(eq(uploadSessions.id, session.id));
       await tx.delete(videos).where(and(eq(videos.id, video.id), isNull(videos.sourcePath)));
@@ -107,7 +116,8 @@ export function createUploadFinisher(deps: UploadFinisherDeps) {
       }
       session = (await sessionOf(id)) ?? session;
     }
-    const stat = await exists(tusFile(id));
+    const file = await tusFile(id);
+    const stat = await exists(file);
     if (!stat || stat.size !== session.size) return null;
     await crashPoint('upload-finish:before-accept');
     const link = async (tx: Db, videoId: number) => {
@@ -119,7 +129,7 @@ export function createUploadFinisher(deps: UploadFinisherDeps) {
       // Another process finished it meanwhile: this row must not exist.
       if (linked.length === 0) throw new Error(`upload ${id} was finished elsewhere`);
     };
-    const outcome = await acceptUpload(deps, tusFile(id), session.userId, link);
+    const outcome = await acceptUpload(deps, file, session.userId, link);
     await crashPoint('upload-finish:before-complete');
     await complete(session, outcome.videoId);
     return outcome;
@@ -138,7 +148,7 @@ export function createUploadFinisher(deps: UploadFinisherDeps) {
   /** The session as a request should see it: finished first if its bytes are complete but it is not. */
   async function settle(session: Session): Promise<Session> {
     if (session.completedAt) return session;
-    if (!session.videoId && (await exists(tusFile(session.id)))?.size !== session.size) return session;
+    if (!session.videoId && (await exists(await tusFile(session.id)))?.size !== session.size) return session;
     await finish(session.id);
     return (await sessionOf(session.id)) ?? session;
   }

@@ -3,6 +3,7 @@
 // with them again, so both show the same words. Imported as 'contract/upload-details', never through the
 // index: the upload screens and the server are its only users, and the shell of every page stays without it.
 import * as v from 'valibot';
+import { idSchema } from './common';
 import { messages } from './messages';
 import { splitTags, tagSlug } from './upload';
 
@@ -91,14 +92,7 @@ export function scheduledInstant(value: string, zone: string | undefined): Date 
 const hasOwnOffset = (value: string) => /(Z|[+-]\d{2}:?\d{2})$/.test(value);
 
 /** Ids arrive as JSON numbers or as digit strings (forms); anything else is "missing". */
-const videoIdField = v.pipe(
-  v.optional(v.unknown(), null),
-  v.transform((x) => (typeof x === 'string' && /^\d{1,10}$/.test(x) ? Number(x) : x)),
-  v.number(m.missingVideo),
-  v.integer(m.missingVideo),
-  v.minValue(1, m.missingVideo),
-  v.maxValue(2_147_483_647, m.missingVideo),
-);
+const videoIdField = idSchema(m.missingVideo);
 
 /** Checkbox values as JSON and as form fields send them. */
 const FLAGS = new Map<unknown, boolean>([
