@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { type RouteObject, useLocation, useNavigationType, useRoutes } from 'react-router';
 import { backgroundOf, NavigationTypeContext } from '../state/panel';
 import { AppLayout } from './layout';
@@ -51,6 +51,11 @@ export function preloadEntryScreen(pathname: string) {
 const CreatorPromo = lazy(() => import('./CreatorPromo').then((m) => ({ default: m.CreatorPromo })));
 const UploadScreen = lazy(() =>
   import('../features/upload/UploadScreen').then((m) => ({ default: m.UploadScreen })),
+);
+// The account home's upload list: its own small chunk, which loads the queue only when this device holds
+// an upload of the account.
+const UploadQueueSection = lazy(() =>
+  import('../features/upload/UploadQueueSection').then((m) => ({ default: m.UploadQueueSection })),
 );
 
 const placeholder = (path: string, title: ScreenTitle): RouteObject => ({
@@ -114,7 +119,16 @@ export const routes: RouteObject[] = [
             ),
           },
 
-          members({ path: 'account', element: <AccountScreen /> }),
+          members({
+            path: 'account',
+            element: (
+              <AccountScreen>
+                <Suspense fallback={null}>
+                  <UploadQueueSection />
+                </Suspense>
+              </AccountScreen>
+            ),
+          }),
           members(placeholder('account/settings', 'Settings')),
           members(placeholder('account/settings/details', 'Details')),
           members(placeholder('account/settings/gender', 'Sex')),
