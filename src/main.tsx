@@ -8,6 +8,7 @@ import { ErrorBoundary } from './app/RouteError';
 import { AppRoutes, preloadEntryScreen } from './app/router';
 import { homeQuery } from './features/feed/sources';
 import { startOutbox } from './offline/sync';
+import { readAuth } from './state/auth';
 import { listenForInstallPrompt } from './state/install';
 import { hydratePersisted } from './state/persisted';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from './state/preferences';
@@ -47,6 +48,14 @@ createRoot(root).render(
 
 // Whatever was liked or viewed offline last time goes out now, and again whenever the network returns.
 startOutbox();
+
+// An upload left unfinished (a reload, a closed browser) carries on wherever the app opens: for signed-in
+// people, after the first render, through a small module; the queue and tus-js-client load only if one waits.
+if (readAuth()) {
+  setTimeout(() => {
+    void import('./offline/uploads/resume').then((m) => m.resumeUploads()).catch(() => undefined);
+  }, 500);
+}
 
 // In development a service worker would serve stale modules over Vite's; it only exists in builds.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {

@@ -11,8 +11,9 @@ import path from 'node:path';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
 import type { Database, Db, SqlExecutor } from '../db/client';
-import { videos } from '../db/schema';
+import { uploadSessions, videos } from '../db/schema';
 import type { JobHandler, Jobs, QueueSpec } from '../jobs/boss';
+import { crashPoint } from '../util/crash-point';
 import {
   AUDIO_KBPS,
   fitWithin,
@@ -146,7 +147,16 @@ export type UploadOutcome =
  * (uploaded, or error with the reason), extracts the first frame, moves the original into private storage
  * and queues preprocessing. The file at `file` is moved or removed in every case.
  */
-export async function acceptUpload(deps: PipelineDeps, file: string, userId: number): Promise<UploadOutcome> {
+export async function acceptUpload(
+  deps: PipelineDeps,
+  file: string,
+  userId: number,
+  /**
+   * Runs in the transaction that creates the row: a tus upload ties its session to the new video there, so
+   * no crash can leave a video that its upload does not know about (see upload-recovery.ts).
+   */
+  onRow?: (tx: Db, videoId: number) => Promise<void>,
+): Promise<UploadOutcome> {
   const { db, storage } = deps;
   let info: MediaInfo | undefined;
   let reason: string | undefined;
@@ -156,20 +166,26 @@ export async function acceptUpload(deps: PipelineDeps, file: string, userId: num
     if (!(err instanceof MediaRejection)) throw err;
     reason = err.message;
   }
-  const [row] = await db
-    .insert(videos)
-    .values({
-      userId,
-      slug: 'video',
-      status: info ? 'uploaded' : 'error',
-      statusReason: reason ?? null,
-      publishAt: UNPUBLISHED_AT,
-      mediaKey: newMediaKey(),
-      ...(info ? shapeOf(info) : {}),
-    })
-    .returning({ id: videos.id, mediaKey: videos.mediaKey });
-  if (!row) throw new Error('video insert returned nothing');
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(videos)
+      .values({
+        userId,
+        slug: 'video',
+        status: info ? 'uploaded' : 'error',
+        statusReason: reason ?? null,
+        publishAt: UNPUBLISHED_AT,
+        mediaKey: newMediaKey(),
+        ...(info ? shapeOf(info) : {}),
+      })
+      .returning({ id: videos.id, mediaKey: videos.mediaKey });
+    if (!created) throw new Error('video insert returned nothing');
+    await onRow?.(tx, created.id);
+    return created;
+  });
   const videoId = row.id;
+  // The crash test's window "the row exists, the file is still where the upload left it".
+  await crashPoint('upload-finish:row-created');
   if (!info) {
     await fs.rm(file, { force: true });
     return { ok: false, videoId, reason: reason ?? m.notVideo };
@@ -472,6 +488,8 @@ export async function sweepStuckVideos(
         // Demo videos have no upload for this pipeline to work on: their own job makes them, and a restart
         // queues it again (seed/index.ts).
         isNull(videos.demoRecipe),
+        // A tus upload still being finished (upload-recovery.ts) owns its video until the session completes.
+        sql`not exists (select 1 from ${uploadSessions} where ${uploadSessions.videoId} = ${videos.id} and ${uploadSessions.completedAt} is null)`,
         sql`coalesce(${videos.mediaHeartbeatAt}, ${videos.updatedAt}) < now() - make_interval(secs => ${staleSeconds})`,
       ),
     );

@@ -3,13 +3,8 @@
 // /v1/videos/upload-details). Files are written to DATA_DIR/private as they stream in, never held in memory.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  formatBytes,
-  messages,
-  uploadDetailsResponseSchema,
-  uploadDetailsSchema,
-  uploadResultSchema,
-} from '../../src/contract';
+import { formatBytes, messages, uploadDetailsResponseSchema, uploadResultSchema } from '../../src/contract';
+import { uploadDetailsSchema } from '../../src/contract/upload-details';
 import type { AppDeps } from '../deps';
 import { ERR, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
@@ -17,6 +12,7 @@ import type { IdParams } from '../http/params';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 import { acceptUpload } from '../media/pipeline';
+import { createUploadFinisher } from '../media/upload-recovery';
 import * as q from '../uploads/queries';
 import {
   finishedUploadAnswer,
@@ -75,9 +71,17 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     },
     {
       created: (user, upload) => recordUpload(deps, user, upload),
-      finished: (upload, file) => finishUpload(pipelineDeps, upload, file),
+      finished: (upload, file) => finishUpload(finisher, upload, file),
     },
   );
+  // ---- finishing (server/media/upload-recovery.ts): a complete upload always becomes a video ----------
+  const finisher = createUploadFinisher({
+    ...pipelineDeps,
+    tusFile: tus.takenFile,
+    forgetTusUpload: tus.forget,
+  });
+  // What a crash left complete but unfinished is finished before the first request is taken.
+  await finisher.recoverAll();
 
   /**
    * A finished upload's file has become a video, so tus no longer knows it. A client that lost the final
@@ -146,7 +150,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     // HEAD, PATCH and DELETE of one upload: the same checks, then tus (or the finished upload's answer).
     const onUpload = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {
       const user = await requireUploader(request, deps);
-      const session = await ownUpload(deps, request.params.id, user);
+      const session = await finisher.settle(await ownUpload(deps, request.params.id, user));
       if (session.completedAt) return finished(session, reply);
       await tus.handle(request, reply, user);
       if (request.method === 'DELETE' && reply.statusCode === 204)
@@ -236,7 +240,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
   // a second device): the same answer as POST /v1/videos/upload.
   app.get<IdParams>('/v1/uploads/:id/video', { config: { doc: outcomeDoc } }, async (request, reply) => {
     const user = await requireUser(request, deps);
-    const session = await ownUpload(deps, request.params.id, user);
+    const session = await finisher.settle(await ownUpload(deps, request.params.id, user));
     if (!session.completedAt) return reply.status(409).send({ message: m.uploadUnfinished });
     return finishedUploadAnswer(deps, session);
   });

@@ -1,8 +1,8 @@
 // The SQL of uploads: tus sessions (who started which upload, and the video it became) and the details a
 // creator sends for an uploaded video.
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { UploadDetails } from '../../src/contract';
 import { tagSlug } from '../../src/contract';
+import type { UploadDetails } from '../../src/contract/upload-details';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import { slugify } from '../util/slug';
@@ -29,14 +29,6 @@ export async function ownSession(db: Db, id: string, userId: number): Promise<Up
     .from(t.uploadSessions)
     .where(and(eq(t.uploadSessions.id, id), eq(t.uploadSessions.userId, userId)));
   return session;
-}
-
-/** The upload is complete: its bytes became `videoId` (a video in error, if the file was refused). */
-export async function completeSession(db: Db, id: string, videoId: number, size: number) {
-  await db
-    .update(t.uploadSessions)
-    .set({ videoId, offset: size, size, completedAt: new Date() })
-    .where(eq(t.uploadSessions.id, id));
 }
 
 export async function deleteSession(db: Db, id: string) {

@@ -7,14 +7,16 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Upload } from '@tus/server';
 import type { FastifyRequest } from 'fastify';
-import { formatBytes, messages, type UploadDetails, type UploadResult } from '../../src/contract';
+import { formatBytes, messages, type UploadResult } from '../../src/contract';
+import type { UploadDetails } from '../../src/contract/upload-details';
 import { canManageCreator } from '../auth/permissions';
 import type { UserRow } from '../auth/tokens';
 import type { AppDeps } from '../deps';
 import { HttpError, notFound } from '../http/errors';
 import { requireUser } from '../http/viewer';
-import { acceptUpload, enqueue, liveJobsOf, type PipelineDeps, type UploadOutcome } from '../media/pipeline';
+import { enqueue, liveJobsOf, type PipelineDeps, type UploadOutcome } from '../media/pipeline';
 import { videoMediaDir } from '../media/storage';
+import type { UploadFinisher } from '../media/upload-recovery';
 import { presentVideos } from '../videos/present';
 import * as q from './queries';
 import { SCREENSHOT_HEADER, VIDEO_ID_HEADER } from './tus';
@@ -79,18 +81,17 @@ export async function recordUpload(deps: AppDeps, user: UserRow, upload: Upload)
  * in headers (tus leaves no room for a body), or the 422 of a refused file.
  */
 export async function finishUpload(
-  pipelineDeps: PipelineDeps,
+  finisher: UploadFinisher,
   upload: Upload,
   file: string,
 ): Promise<Record<string, string>> {
-  const { db } = pipelineDeps;
-  const session = await q.sessionById(db, upload.id);
-  if (!session) {
+  // The finisher ties the video to its session, so that a crash at any point of this is carried forward at
+  // start or by the client's next HEAD (server/media/upload-recovery.ts).
+  const outcome = await finisher.finish(upload.id);
+  if (!outcome) {
     await fs.rm(file, { force: true });
     throw { status_code: 404, body: m.uploadNotFound };
   }
-  const outcome = await acceptUpload(pipelineDeps, file, session.userId);
-  await q.completeSession(db, upload.id, outcome.videoId, upload.offset);
   if (!outcome.ok) {
     const body = { message: m.failed(outcome.reason), errors: { video: [outcome.reason] } };
     throw { status_code: 422, body: JSON.stringify(body) };

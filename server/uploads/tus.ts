@@ -36,6 +36,10 @@ interface UploadBytes {
   datastore: FileStore | S3Store;
   /** The finished upload's bytes as a local file, which the caller then owns. */
   take(id: string): Promise<string>;
+  /** Where `take` leaves that file: a crash may find it there (server/media/upload-recovery.ts). */
+  takenFile(id: string): Promise<string>;
+  /** tus's own note about an upload, dropped once its file has become a video. */
+  forget(id: string): Promise<void>;
 }
 
 async function localBytes(storage: MediaStorage): Promise<UploadBytes> {
@@ -48,6 +52,8 @@ async function localBytes(storage: MediaStorage): Promise<UploadBytes> {
       await datastore.configstore.delete(id);
       return path.join(directory, id);
     },
+    takenFile: async (id) => path.join(directory, id),
+    forget: (id) => datastore.configstore.delete(id),
   };
 }
 
@@ -74,6 +80,9 @@ function bucketBytes(storage: S3Storage, s3: NonNullable<import('../config').Con
       );
       return file;
     },
+    takenFile: async (id) => path.join(await storage.workDir('incoming'), id),
+    // `take` removed the bucket's objects already.
+    forget: async () => undefined,
   };
 }
 
@@ -82,6 +91,9 @@ export interface TusBridge {
   handle(request: FastifyRequest, reply: FastifyReply, user?: UserRow): Promise<FastifyReply>;
   /** Removes expired unfinished uploads' bytes. */
   cleanUpExpired(): Promise<number>;
+  /** Where a finished upload's bytes lie as a local file, and how tus forgets it (upload-recovery.ts). */
+  takenFile(id: string): Promise<string>;
+  forget(id: string): Promise<void>;
 }
 
 export async function createTus(
@@ -127,7 +139,11 @@ export async function createTus(
   const statusOf = (status: number, text: string) =>
     text === ERRORS.ERR_LOCK_TIMEOUT.body ? 423 : status === 501 ? 400 : status;
 
-  function errorOf(status: number, text: string): { message: string; errors?: Record<string, string[]> } {
+  function errorOf(
+    status: number,
+    text: string,
+    method: string,
+  ): { message: string; errors?: Record<string, string[]> } {
     if (text.startsWith('{')) {
       try {
         return JSON.parse(text) as { message: string };
@@ -135,6 +151,8 @@ export async function createTus(
         // Not ours after all: worded below.
       }
     }
+    // A PATCH can only overrun the length its upload declared (that length was held to the limit at POST).
+    if (status === 413 && method === 'PATCH') return { message: m.beyondLength };
     if (status === 413) {
       const reason = m.tooLarge(formatBytes(opts.maxSize));
       return { message: m.failed(reason), errors: { video: [reason] } };
@@ -150,6 +168,8 @@ export async function createTus(
 
   return {
     cleanUpExpired: () => tus.cleanUpExpiredUploads(),
+    takenFile: (id) => bytes.takenFile(id),
+    forget: (id) => bytes.forget(id),
     // tus speaks Web Request/Response; Fastify keeps the say over status, headers and error bodies.
     async handle(request, reply, user) {
       const headers = new Headers();
@@ -179,7 +199,9 @@ export async function createTus(
         return reply.status(response.status).send(body || undefined);
       }
       const text = (await response.text()).trim();
-      return reply.status(statusOf(response.status, text)).send(errorOf(response.status, text));
+      return reply
+        .status(statusOf(response.status, text))
+        .send(errorOf(response.status, text, request.method));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { type RouteObject, useLocation, useNavigationType, useRoutes } from 'react-router';
 import { backgroundOf, NavigationTypeContext } from '../state/panel';
 import { AppLayout } from './layout';
@@ -61,6 +61,14 @@ export function preloadEntryScreen(pathname: string) {
   void load?.().catch(() => undefined);
 }
 const CreatorPromo = lazy(() => import('./CreatorPromo').then((m) => ({ default: m.CreatorPromo })));
+const UploadScreen = lazy(() =>
+  import('../features/upload/UploadScreen').then((m) => ({ default: m.UploadScreen })),
+);
+// The account home's upload list: its own small chunk, which loads the queue only when this device holds
+// an upload of the account.
+const UploadQueueSection = lazy(() =>
+  import('../features/upload/UploadQueueSection').then((m) => ({ default: m.UploadQueueSection })),
+);
 
 const placeholder = (path: string, title: ScreenTitle): RouteObject => ({
   path,
@@ -117,11 +125,22 @@ export const routes: RouteObject[] = [
           {
             path: 'upload',
             element: (
-              <RequireAuth guest={<CreatorPromo />}>{<PlaceholderScreen title="Upload" />}</RequireAuth>
+              <RequireAuth guest={<CreatorPromo />}>
+                <UploadScreen />
+              </RequireAuth>
             ),
           },
 
-          members({ path: 'account', element: <AccountScreen /> }),
+          members({
+            path: 'account',
+            element: (
+              <AccountScreen>
+                <Suspense fallback={null}>
+                  <UploadQueueSection />
+                </Suspense>
+              </AccountScreen>
+            ),
+          }),
           members(placeholder('account/settings', 'Settings')),
           members(placeholder('account/settings/details', 'Details')),
           members(placeholder('account/settings/gender', 'Sex')),

@@ -165,5 +165,8 @@ export const messages = {
     uploadUnfinished: 'The upload is not finished yet.',
     uploadFinished: 'The upload is already finished.',
     uploadBusy: 'The upload is busy, try again in a moment.',
+    beyondLength: 'More bytes were sent than the upload declared (Upload-Length).',
+    // The upload queue on the device.
+    copyLost: 'The copy of this video on the device is gone. Choose the file again to carry on.',
   },
 } as const;

@@ -10,6 +10,7 @@ export function ConfirmDialog({
   title,
   text,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
   onCancel,
   busy = false,
@@ -17,6 +18,8 @@ export function ConfirmDialog({
   title: string;
   text: string;
   confirmLabel: string;
+  /** The safe choice's words, when 'Cancel' would be ambiguous (cancelling an upload). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
   /** The confirmed action is under way: both buttons wait. */
@@ -50,7 +53,7 @@ export function ConfirmDialog({
         </p>
         <div className="confirm-actions">
           <button ref={cancel} type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
-            Cancel
+            {cancelLabel}
           </button>
           <button
             type="button"

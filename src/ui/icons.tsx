@@ -285,3 +285,22 @@ export const ResetIcon = (p: IconProps) => (
     <path d="M4 4v5h5" />
   </Svg>
 );
+
+export const UploadIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 15V4M7.5 8.5 12 4l4.5 4.5M5 14v4.5A1.5 1.5 0 0 0 6.5 20h11a1.5 1.5 0 0 0 1.5-1.5V14" />
+  </Svg>
+);
+
+export const PauseIcon = (p: IconProps) => (
+  <Svg fill="currentColor" stroke="none" {...p}>
+    <rect x="6.5" y="5" width="4" height="14" rx="1.2" />
+    <rect x="13.5" y="5" width="4" height="14" rx="1.2" />
+  </Svg>
+);
+
+export const RetryIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 12a8 8 0 0 1 13.7-5.6L20 8.5M20 4v4.5h-4.5M20 12a8 8 0 0 1-13.7 5.6L4 15.5M4 20v-4.5h4.5" />
+  </Svg>
+);

@@ -1,13 +1,13 @@
 // The upload-details contract the client validates with before sending (the server parses with it again).
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { formatBytes, splitTags, tagSlug } from '../../src/contract/upload';
 import {
-  formatBytes,
   scheduledInstant,
-  splitTags,
-  tagSlug,
+  tagProblem,
+  uploadDetailsFieldsSchema,
   uploadDetailsSchema,
-} from '../../src/contract/upload';
+} from '../../src/contract/upload-details';
 
 const errors = (input: unknown) => {
   const result = v.safeParse(uploadDetailsSchema, input);
@@ -88,5 +88,36 @@ describe('upload details contract', () => {
     expect(formatBytes(2 * 1024 ** 3)).toBe('2 GB');
     expect(formatBytes(64 * 1024)).toBe('64 KB');
     expect(formatBytes(1536)).toBe('1.5 KB');
+  });
+
+  it('judges one tag as the form adds it, with the words of the whole list', () => {
+    expect(tagProblem('a')).toBe('Tag must be at least 2 characters long');
+    expect(tagProblem('neon city')).toBe('Tags cannot have spaces.');
+    expect(tagProblem('#neon')).toBe('Tags cannot have #.');
+    expect(tagProblem('Neon_Lights', ['neon-lights'])).toBe('Cannot add the same tag twice');
+    expect(tagProblem('x'.repeat(31))).toBe('Tags cannot be longer than 30 characters.');
+    expect(tagProblem('ok!')).toBe('Tags can only have letters, numbers, - and _.');
+    expect(
+      tagProblem(
+        'more',
+        Array.from({ length: 20 }, (_, i) => `tag${i}`),
+      ),
+    ).toBe('Add at most 20 tags.');
+    expect(tagProblem('日本', ['neon'])).toBeUndefined();
+  });
+
+  it('checks the details form before the video exists, and ignores a date left behind by an unticked schedule', () => {
+    const fields = (input: unknown) => {
+      const result = v.safeParse(uploadDetailsFieldsSchema, input);
+      return result.success ? {} : v.flatten(result.issues).nested;
+    };
+    const base = { title: 'Night', tags: ['neon'], is_nsfw: false, uploadDateTimezone: 'UTC' };
+    expect(fields({ ...base, title: '  ' })).toEqual({ title: ['Title is required.'] });
+    expect(fields({ ...base, schedule: true, uploadDate: '' })).toEqual({ uploadDate: ['Select a date'] });
+    expect(fields({ ...base, schedule: true, uploadDate: '2001-01-01T10:00' })).toEqual({
+      uploadDate: ['Selected date is in the past'],
+    });
+    expect(fields({ ...base, schedule: false, uploadDate: '2001-01-01T10:00' })).toEqual({});
+    expect(fields({ ...base, schedule: true, uploadDate: '2031-01-01T10:00' })).toEqual({});
   });
 });

@@ -1,0 +1,806 @@
+// The upload queue: the creator's videos go to the server one at a time, in the order they were chosen, from
+// their copy on the device, and carry on by themselves after anything that stopped them: a lost network
+// (`online`), the app in the background (back to the foreground), a reload, a closed browser (the app's next
+// start), an ended session (the next sign-in). Details typed meanwhile wait in the record and go out once the
+// video exists; then the video's status is followed until it is approved.
+//
+// Several tabs share one queue through IndexedDB: only the tab holding the Web Lock sends (two tabs never send
+// the same bytes), every tab shows the same list (a BroadcastChannel says when to read it again, and carries
+// the sender's live progress), and any tab may pause, cancel, add or type details.
+import type * as tus from 'tus-js-client';
+import { ApiError } from '../../api/http';
+import { messages } from '../../contract';
+import { SCHEDULE_GRACE_MS, scheduledInstant, type UploadDetailsInput } from '../../contract/upload-details';
+import { askPersistence, openCopy, removeCopy, StorageFullError, saveCopy } from './files';
+import {
+  createRecord,
+  type DetailsValues,
+  deleteRecord,
+  listRecords,
+  readRecord,
+  type UploadRecord,
+  updateRecord,
+} from './records';
+import { refusalReason, startTransfer, type Transfer, type TransferEnd, terminate } from './transfer';
+
+export interface UploadView extends UploadRecord {
+  /** Bytes on their way now (the live figure while sending), else the confirmed offset. */
+  sent: number;
+  /** Over the last few seconds; null until there is enough to tell. */
+  bytesPerSecond: number | null;
+  secondsLeft: number | null;
+  /** The copy could not be made and this tab no longer has the file: it has to be chosen again. */
+  needsFile: boolean;
+}
+
+/** What the queue tells the person using the app, wherever they are (the app shows it as a toast). */
+export type QueueEvent =
+  | { kind: 'detailsApplied'; id: string }
+  | { kind: 'detailsRefused'; id: string; message: string }
+  | { kind: 'uploadFailed'; id: string; reason: string };
+
+export interface QueueApi {
+  outcome(
+    uploadUrl: string,
+  ): Promise<{ videoId: number; screenshot: string; status: UploadRecord['status'] }>;
+  details(payload: UploadDetailsInput): Promise<unknown>;
+}
+
+export interface QueueDeps {
+  /** Absolute URL of the tus endpoint. */
+  endpoint: string;
+  api: QueueApi;
+  /** Who is signed in now. */
+  auth: () => { userId: number; accessToken: string } | null;
+  /** The server no longer knows the token: the app forgets it (and the uploads wait for the next sign-in). */
+  onSessionEnded?: () => void;
+  onEvent?: (event: QueueEvent) => void;
+  httpStack?: tus.HttpStack;
+  /** Elect one sending tab with navigator.locks (default: where the browser has it). */
+  locks?: boolean;
+  /** Tell other tabs through a BroadcastChannel (default: where the browser has it). */
+  broadcast?: boolean;
+}
+
+const LOCK = 'shortcams-upload-sender';
+const CHANNEL = 'shortcams-uploads';
+/** Back-off of a waiting upload or details after the quick retries: 5 s doubling to 2 minutes. */
+const backoffMs = (attempts: number) => Math.min(5000 * 2 ** Math.max(attempts - 1, 0), 120_000);
+/** Status checks of a video being processed: every 3 s, slowing by half each time to every 30 s. */
+const POLL_FIRST_MS = 3000;
+const POLL_MAX_MS = 30_000;
+/** Progress repaints at most this often: enough for a moving bar, cheap for a phone. */
+const PROGRESS_EVERY_MS = 250;
+/** Finished uploads leave the list by themselves after a few days. */
+const KEEP_FINISHED_MS = 3 * 24 * 3600_000;
+const SPEED_WINDOW_MS = 8000;
+
+/** Statuses after which there is nothing more to wait for. */
+const SETTLED = new Set(['approved', 'error', 'deleting', 'rejected']);
+
+interface Live {
+  sent: number;
+  samples: [number, number][];
+}
+
+export class UploadQueue {
+  private records: UploadRecord[] = [];
+  private readonly live = new Map<string, Live>();
+  private readonly listeners = new Set<() => void>();
+  /** Files chosen in this tab, until their device copy exists (a failed copy can be tried again). */
+  private readonly chosen = new Map<string, Blob>();
+  /** The upload this tab is sending; `transfer` is null while it is being set up. */
+  private active: { id: string; transfer: Transfer | null; stop?: boolean } | null = null;
+  private leader = false;
+  private started = false;
+  private channel: BroadcastChannel | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private repaint: ReturnType<typeof setTimeout> | undefined;
+  private readonly polls = new Map<string, { at: number; every: number }>();
+  private readonly detailsRetry = new Map<string, { at: number; attempts: number }>();
+  private pumping = false;
+  private readonly terminating = new Map<string, { at: number; attempts: number }>();
+  private stopped = false;
+  private readonly onOnline = () => this.kick();
+  private readonly onVisible = () => {
+    if (document.visibilityState === 'visible') this.kick();
+  };
+
+  constructor(private readonly deps: QueueDeps) {}
+
+  /** Reads the queue and starts taking part: sends if this tab wins the lock. Safe to call twice. */
+  start(): Promise<void> {
+    if (this.started) return this.refresh();
+    this.started = true;
+    const useChannel = this.deps.broadcast ?? typeof BroadcastChannel === 'function';
+    if (useChannel) {
+      this.channel = new BroadcastChannel(CHANNEL);
+      this.channel.onmessage = (event: MessageEvent) => this.onMessage(event.data);
+    }
+    if (typeof window !== 'undefined') {
+      window.addEventListener('online', this.onOnline);
+      document.addEventListener('visibilitychange', this.onVisible);
+    }
+    const useLocks = this.deps.locks ?? (typeof navigator !== 'undefined' && Boolean(navigator.locks));
+    if (useLocks) {
+      // Held for the life of the tab: when it closes, the next tab in line takes over the sending.
+      void navigator.locks.request(LOCK, () => {
+        this.leader = true;
+        void this.refresh().then(() => this.pump());
+        return new Promise<never>(() => {});
+      });
+    } else {
+      this.leader = true;
+    }
+    return this.refresh().then(() => this.pump());
+  }
+
+  /** Stops taking part, as a closing tab does (tests; the page itself just goes away). */
+  stop() {
+    this.stopped = true;
+    if (this.active) this.stopActive(this.active.id);
+    clearTimeout(this.timer);
+    clearTimeout(this.repaint);
+    this.channel?.close();
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('online', this.onOnline);
+      document.removeEventListener('visibilitychange', this.onVisible);
+    }
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  snapshot(): UploadView[] {
+    const now = Date.now();
+    return this.records
+      .filter((r) => r.state !== 'cancelled')
+      .map((r) => {
+        const live = this.live.get(r.id);
+        const sending = r.state === 'sending' && live !== undefined;
+        const sent = sending ? Math.max(live.sent, r.offset) : r.state === 'sent' ? r.size : r.offset;
+        const speed = sending ? speedOf(live, now) : null;
+        return {
+          ...r,
+          saved: r.state === 'saving' && live ? live.sent : r.saved,
+          sent,
+          bytesPerSecond: speed,
+          secondsLeft: speed ? Math.ceil((r.size - sent) / speed) : null,
+          needsFile: r.state === 'failed' && !r.final && r.copy === null && !this.chosen.has(r.id),
+        };
+      });
+  }
+
+  /** Whether this tab is the one sending (tests, and the bench). */
+  isSender(): boolean {
+    return this.leader;
+  }
+
+  // ---- what the creator does --------------------------------------------------------------------------
+
+  /**
+   * Takes a file checked on the device: its record exists when this resolves (the details form can open at
+   * once), its copy is made meanwhile, then it joins the queue. A full device rejects with StorageFullError.
+   */
+  async add(
+    file: Blob & { name?: string },
+    info: { durationSeconds: number | null; localFrame: Blob | null },
+  ) {
+    const auth = this.deps.auth();
+    if (!auth) throw new ApiError(401, messages.server.unauthenticated);
+    const record: UploadRecord = {
+      id: crypto.randomUUID(),
+      userId: auth.userId,
+      createdAt: Math.max(Date.now(), (this.records.at(-1)?.createdAt ?? 0) + 1),
+      name: file.name ?? 'video',
+      size: file.size,
+      type: file.type,
+      durationSeconds: info.durationSeconds,
+      localFrame: info.localFrame,
+      state: 'saving',
+      copy: null,
+      saved: 0,
+      uploadUrl: null,
+      offset: 0,
+      error: null,
+      final: false,
+      retryAt: null,
+      attempts: 0,
+      videoId: null,
+      screenshot: null,
+      status: null,
+      statusReason: null,
+      details: null,
+      detailsState: 'none',
+      detailsError: null,
+      scheduleLapsed: false,
+    };
+    await createRecord(record);
+    this.chosen.set(record.id, file);
+    void askPersistence();
+    await this.changed();
+    void this.copy(record.id, file);
+    return record.id;
+  }
+
+  /** A file chosen again for an upload whose copy could not be made (the device was full). */
+  async replaceFile(id: string, file: Blob & { name?: string }) {
+    this.chosen.set(id, file);
+    await updateRecord(id, (r) => {
+      // The same file carries on from the server's offset; another one starts over.
+      const same = file.size === r.size && (file.name ?? r.name) === r.name;
+      return {
+        ...r,
+        state: 'saving',
+        error: null,
+        size: file.size,
+        name: file.name ?? r.name,
+        saved: 0,
+        ...(same ? {} : { uploadUrl: null, offset: 0 }),
+      };
+    });
+    await this.changed();
+    await this.copy(id, file);
+  }
+
+  async pause(id: string) {
+    await updateRecord(id, (r) => (canPause(r) ? { ...r, state: 'paused', retryAt: null } : r));
+    this.stopActive(id);
+    await this.changed();
+  }
+
+  async resume(id: string) {
+    await updateRecord(id, (r) =>
+      r.state === 'paused' || r.state === 'waiting' || (r.state === 'failed' && !r.final && r.copy)
+        ? { ...r, state: 'queued', retryAt: null, error: null }
+        : r,
+    );
+    this.detailsRetry.delete(id);
+    await this.changed();
+    const record = await readRecord(id);
+    const file = this.chosen.get(id);
+    if (record?.state === 'failed' && !record.copy && file) await this.replaceFile(id, file);
+    if (record?.detailsState === 'queued') void this.sendDetails(id);
+  }
+
+  /** Ends the upload: the server is told to drop it (DELETE) and the device copy is freed. */
+  async cancel(id: string) {
+    const record = await updateRecord(id, (r) => (r.state === 'sent' ? r : { ...r, state: 'cancelled' }));
+    if (record?.state !== 'cancelled') return;
+    this.stopActive(id);
+    this.chosen.delete(id);
+    await removeCopy(id, record.copy);
+    await updateRecord(id, (r) => ({ ...r, copy: null }));
+    if (!record.uploadUrl) await deleteRecord(id);
+    await this.changed();
+    void this.pump();
+  }
+
+  /** Takes a finished (or refused) upload off the list; the video itself stays. */
+  async dismiss(id: string) {
+    const record = await readRecord(id);
+    if (!record || !(record.state === 'sent' || (record.state === 'failed' && record.final))) return;
+    await removeCopy(id, record.copy);
+    await deleteRecord(id);
+    this.live.delete(id);
+    await this.changed();
+  }
+
+  /**
+   * The details the creator submitted: kept with the upload, and sent now if the video exists ('sent'),
+   * else once it does ('queued'). A refusal by the server rejects with its ApiError (a 422 names the fields)
+   * and stays on the record to be corrected; no answer at all queues them.
+   */
+  async saveDetails(id: string, values: DetailsValues): Promise<'sent' | 'queued'> {
+    const record = await updateRecord(id, (r) => ({
+      ...r,
+      details: values,
+      detailsState: 'queued',
+      detailsError: null,
+      scheduleLapsed: false,
+    }));
+    if (!record)
+      throw new ApiError(422, messages.upload.missingVideo, { videoId: [messages.upload.missingVideo] });
+    this.detailsRetry.delete(id);
+    if (record.videoId) return this.sendDetails(id, { rethrow: true });
+    await this.changed();
+    // Refused, or cancelled: no video will ever come for these details.
+    if (record.state === 'failed' && record.final)
+      throw new ApiError(422, messages.upload.missingVideo, { videoId: [messages.upload.missingVideo] });
+    return 'queued';
+  }
+
+  // ---- the sending tab's work -------------------------------------------------------------------------
+
+  /** A fresh chance for everything waiting: back online, back in front, signed in again. */
+  kick() {
+    void (async () => {
+      for (const r of this.records)
+        if (r.state === 'waiting' || r.state === 'signin')
+          await updateRecord(r.id, (x) =>
+            x.state === 'waiting' || x.state === 'signin' ? { ...x, state: 'queued', retryAt: null } : x,
+          );
+      for (const [id, retry] of this.detailsRetry) this.detailsRetry.set(id, { ...retry, at: 0 });
+      for (const [id, retry] of this.terminating)
+        if (Number.isFinite(retry.at)) this.terminating.set(id, { ...retry, at: 0 });
+      for (const [id, poll] of this.polls)
+        this.polls.set(id, { at: 0, every: Math.min(poll.every, POLL_FIRST_MS) });
+      await this.changed();
+    })();
+  }
+
+  private async pump() {
+    if (!this.leader || this.pumping || this.stopped) return;
+    this.pumping = true;
+    try {
+      const auth = this.deps.auth();
+      const now = Date.now();
+      const mine = this.records.filter((r) => auth && r.userId === auth.userId);
+      for (const r of this.records)
+        if (r.state === 'cancelled' && r.uploadUrl) void this.finishCancel(r, now);
+      for (const r of mine)
+        if (r.detailsState === 'queued' && r.videoId) void this.sendDetailsWhenDue(r.id, now);
+      void this.poll(mine, now);
+      if (!this.active && online()) {
+        const next = mine.find(
+          (r) =>
+            r.copy !== null &&
+            (r.state === 'queued' ||
+              r.state === 'sending' ||
+              (r.state === 'waiting' && r.retryAt !== null && r.retryAt <= now)),
+        );
+        if (next) {
+          // Taken before the first await, so that no second pump picks the same upload meanwhile.
+          this.active = { id: next.id, transfer: null };
+          void this.send(next);
+        }
+      }
+      this.schedule();
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** One timer for whatever is due next: a waiting upload's retry, details to resend, a status check. */
+  private schedule() {
+    clearTimeout(this.timer);
+    // Offline, only the `online` event can help; in the background, status checks wait for the foreground.
+    const visible = typeof document === 'undefined' || document.visibilityState !== 'hidden';
+    const dues = online()
+      ? [
+          ...this.records.filter((r) => r.state === 'waiting' && r.retryAt).map((r) => r.retryAt as number),
+          ...[...this.detailsRetry.values()].map((d) => d.at),
+          ...[...this.terminating.values()].map((d) => d.at),
+          ...(visible ? [...this.polls.values()].map((p) => p.at) : []),
+        ]
+      : [];
+    // A status check under way is due at Infinity: its own end reschedules it.
+    const next = Math.min(...dues.filter(Number.isFinite));
+    if (!Number.isFinite(next)) return;
+    const wait = Math.max(0, next - Date.now());
+    this.timer = setTimeout(() => void this.pump(), wait + 20);
+  }
+
+  private async send(record: UploadRecord) {
+    const file = record.copy ? await openCopy(record.id, record.copy) : null;
+    if (!file || file.size !== record.size) {
+      this.active = null;
+      // Evicted or deleted behind the app's back: the creator can choose the file again and carry on.
+      await updateRecord(record.id, (r) => ({
+        ...r,
+        state: 'failed',
+        error: messages.upload.copyLost,
+        final: false,
+        copy: null,
+      }));
+      await this.changed();
+      return;
+    }
+    const token = () => {
+      const now = this.deps.auth();
+      return now && now.userId === record.userId ? now.accessToken : null;
+    };
+    const sending = await updateRecord(record.id, (r) =>
+      r.state === 'queued' || r.state === 'waiting' || r.state === 'sending'
+        ? { ...r, state: 'sending', error: null }
+        : r,
+    );
+    // Paused or cancelled in the meantime.
+    if (sending?.state !== 'sending' || this.active?.stop) {
+      this.active = null;
+      await this.changed();
+      return;
+    }
+    this.live.set(record.id, { sent: record.offset, samples: [] });
+    const transfer = startTransfer(record, file, {
+      endpoint: this.deps.endpoint,
+      token,
+      ...(this.deps.httpStack ? { httpStack: this.deps.httpStack } : {}),
+      onProgress: (sent) => this.progress(record.id, sent),
+      onChunk: (offset) => {
+        void updateRecord(record.id, (r) => ({ ...r, offset, attempts: 0 }));
+      },
+    });
+    this.active = { id: record.id, transfer };
+    await this.changed();
+    const end = await transfer.done;
+    this.active = null;
+    await this.settle(record.id, end);
+    await this.changed();
+  }
+
+  private async settle(id: string, end: TransferEnd) {
+    const now = Date.now();
+    switch (end.kind) {
+      case 'sent': {
+        let { videoId, screenshot } = end;
+        let status: UploadRecord['status'] = 'uploaded';
+        if (!videoId) {
+          // The answer lost its headers: the server tells the outcome again.
+          try {
+            const outcome = await this.deps.api.outcome(end.uploadUrl);
+            ({ videoId, screenshot } = outcome);
+            status = outcome.status;
+          } catch (error) {
+            if (error instanceof ApiError && error.status === 422)
+              return this.refused(id, refusalReason(error), true);
+            await this.wait(id, messages.network, now);
+            return;
+          }
+        }
+        const record = await updateRecord(id, (r) => ({
+          ...r,
+          state: 'sent',
+          uploadUrl: end.uploadUrl,
+          offset: r.size,
+          videoId,
+          screenshot,
+          status,
+          copy: null,
+          error: null,
+          retryAt: null,
+        }));
+        this.live.delete(id);
+        this.chosen.delete(id);
+        if (record) await removeCopy(id, 'opfs').then(() => removeCopy(id, 'idb'));
+        this.polls.set(id, { at: now + POLL_FIRST_MS, every: POLL_FIRST_MS });
+        if (record?.detailsState === 'queued') await this.sendDetails(id);
+        return;
+      }
+      case 'unreachable':
+        return this.wait(id, end.message, now);
+      case 'signin':
+        await updateRecord(id, (r) => (r.state === 'sending' ? { ...r, state: 'signin' } : r));
+        if (this.deps.auth()) this.deps.onSessionEnded?.();
+        return;
+      case 'refused':
+        return this.refused(id, end.reason, end.final);
+      case 'refusedEarlier': {
+        try {
+          await this.deps.api.outcome(end.uploadUrl);
+          // Not refused after all (a race with a retry): the next try reads it from HEAD.
+          await updateRecord(id, (r) => ({ ...r, state: 'queued' }));
+        } catch (error) {
+          await this.refused(id, error instanceof ApiError ? refusalReason(error) : messages.network, true);
+        }
+        return;
+      }
+      case 'restart':
+        await updateRecord(id, (r) => ({ ...r, state: 'queued', uploadUrl: null, offset: 0 }));
+        return;
+      case 'unreadable':
+        await updateRecord(id, (r) => ({
+          ...r,
+          state: 'failed',
+          error: messages.upload.copyLost,
+          final: false,
+          copy: null,
+        }));
+        this.live.delete(id);
+        return;
+      case 'aborted':
+        // Paused or cancelled: the action already wrote the new state; a sending record goes back in line.
+        await updateRecord(id, (r) => (r.state === 'sending' ? { ...r, state: 'queued' } : r));
+        this.live.delete(id);
+    }
+  }
+
+  private async wait(id: string, message: string, now: number) {
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    await updateRecord(id, (r) =>
+      r.state === 'sending'
+        ? {
+            ...r,
+            state: 'waiting',
+            error: message,
+            attempts: r.attempts + 1,
+            // Offline, the `online` event is the trigger; a timer would only find the network still gone.
+            retryAt: offline ? null : now + backoffMs(r.attempts + 1),
+          }
+        : r,
+    );
+  }
+
+  private async refused(id: string, reason: string, final: boolean) {
+    const record = await updateRecord(id, (r) => ({
+      ...r,
+      state: 'failed',
+      error: reason,
+      final,
+      ...(final ? { copy: null, status: 'error' as const, statusReason: reason } : {}),
+    }));
+    this.live.delete(id);
+    if (final && record) {
+      this.chosen.delete(id);
+      await removeCopy(id, 'opfs');
+      await removeCopy(id, 'idb');
+    }
+    this.deps.onEvent?.({ kind: 'uploadFailed', id, reason });
+  }
+
+  private stopActive(id: string) {
+    if (this.active?.id !== id) return;
+    this.active.stop = true;
+    this.active.transfer?.abort();
+  }
+
+  private async copy(id: string, file: Blob) {
+    try {
+      const place = await saveCopy(id, file, (bytes) => this.progress(id, bytes));
+      const record = await updateRecord(id, (r) =>
+        r.state === 'saving' ? { ...r, state: 'queued', copy: place, saved: r.size } : { ...r, copy: place },
+      );
+      // Cancelled while it was being copied.
+      if (!record || record.state === 'cancelled') await removeCopy(id, place);
+      else this.chosen.delete(id);
+    } catch (error) {
+      const reason = error instanceof StorageFullError ? messages.storageFull : messages.server.internal;
+      await updateRecord(id, (r) => ({ ...r, state: 'failed', error: reason, final: false, copy: null }));
+    } finally {
+      this.live.delete(id);
+    }
+    await this.changed();
+  }
+
+  /** Tells the server a cancelled upload is over (DELETE); without an answer, again on the next chance. */
+  private async finishCancel(record: UploadRecord, now: number) {
+    const retry = this.terminating.get(record.id);
+    if (!record.uploadUrl || (retry && retry.at > now)) return;
+    const attempts = (retry?.attempts ?? 0) + 1;
+    this.terminating.set(record.id, { at: Number.POSITIVE_INFINITY, attempts });
+    const result = await terminate(record.uploadUrl, {
+      token: () => {
+        const auth = this.deps.auth();
+        return auth?.userId === record.userId ? auth.accessToken : null;
+      },
+      ...(this.deps.httpStack ? { httpStack: this.deps.httpStack } : {}),
+    });
+    if (result === 'gone' || result === 'finished') {
+      this.terminating.delete(record.id);
+      await deleteRecord(record.id);
+      await this.changed();
+    } else {
+      this.terminating.set(record.id, { at: Date.now() + backoffMs(attempts), attempts });
+      this.schedule();
+    }
+  }
+
+  /** Details of a video that exists, when their retry (if any) is due. */
+  private async sendDetailsWhenDue(id: string, now: number) {
+    const retry = this.detailsRetry.get(id);
+    if (retry && retry.at > now) return;
+    await this.sendDetails(id);
+  }
+
+  private readonly detailsInFlight = new Map<string, Promise<'sent' | 'queued'>>();
+
+  /**
+   * One send of an upload's details at a time: a background send of the same upload is left to finish (and
+   * the form's own submit, `rethrow`, goes after it, so the newest details are the last to arrive).
+   */
+  private async sendDetails(id: string, options: { rethrow?: boolean } = {}): Promise<'sent' | 'queued'> {
+    const previous = this.detailsInFlight.get(id);
+    if (previous && !options.rethrow) return 'queued';
+    await previous?.catch(() => undefined);
+    const job = this.sendDetailsNow(id, options);
+    this.detailsInFlight.set(id, job);
+    try {
+      return await job;
+    } finally {
+      if (this.detailsInFlight.get(id) === job) this.detailsInFlight.delete(id);
+    }
+  }
+
+  private async sendDetailsNow(id: string, options: { rethrow?: boolean }): Promise<'sent' | 'queued'> {
+    const record = await readRecord(id);
+    if (record?.detailsState === 'sent') return 'sent';
+    const auth = this.deps.auth();
+    const ready =
+      record?.details && record.videoId && record.detailsState === 'queued' && auth?.userId === record.userId;
+    // Not sendable now: the next change (the video's id, a sign-in) brings them back here.
+    if (!ready) this.detailsRetry.delete(id);
+    if (!ready || !record.details || !record.videoId) return 'queued';
+    const { payload, lapsed } = detailsPayload(record.videoId, record.details);
+    try {
+      await this.deps.api.details(payload);
+      await updateRecord(id, (r) =>
+        // Edited again while these were on their way: the newer ones still have to go.
+        JSON.stringify(r.details) === JSON.stringify(record.details)
+          ? { ...r, detailsState: 'sent', detailsError: null, scheduleLapsed: lapsed }
+          : r,
+      );
+      this.detailsRetry.delete(id);
+      if (!options.rethrow) this.deps.onEvent?.({ kind: 'detailsApplied', id });
+      return 'sent';
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : 0;
+      if (status === 0 || status >= 500 || status === 429 || status === 401) {
+        // Kept and sent again: on the next chance, or after a while.
+        const attempts = (this.detailsRetry.get(id)?.attempts ?? 0) + 1;
+        this.detailsRetry.set(id, { attempts, at: Date.now() + backoffMs(attempts) });
+        if (status === 401) this.deps.onSessionEnded?.();
+        this.schedule();
+        return 'queued';
+      }
+      const apiError = error as ApiError;
+      const videoFailed = Boolean(apiError.errors?.videoId);
+      await updateRecord(id, (r) => ({
+        ...r,
+        detailsState: 'failed',
+        detailsError: { message: apiError.message, ...(apiError.errors ? { errors: apiError.errors } : {}) },
+        ...(videoFailed ? { status: 'error' as const, statusReason: refusalReason(apiError) } : {}),
+      }));
+      this.detailsRetry.delete(id);
+      if (!options.rethrow) this.deps.onEvent?.({ kind: 'detailsRefused', id, message: apiError.message });
+      if (options.rethrow) throw error;
+      return 'queued';
+    } finally {
+      await this.changed();
+    }
+  }
+
+  /** Follows each video the server has until it is approved (or failed): gently, only while on screen. */
+  private async poll(mine: UploadRecord[], now: number) {
+    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+    let asked = false;
+    for (const r of mine) {
+      if (r.state !== 'sent' || !r.uploadUrl || (r.status && SETTLED.has(r.status))) {
+        this.polls.delete(r.id);
+        continue;
+      }
+      const due = this.polls.get(r.id) ?? { at: now, every: POLL_FIRST_MS };
+      if (due.at > now) {
+        this.polls.set(r.id, due);
+        continue;
+      }
+      const every = Math.min(due.every * 1.5, POLL_MAX_MS);
+      this.polls.set(r.id, { at: Number.POSITIVE_INFINITY, every });
+      asked = true;
+      try {
+        const outcome = await this.deps.api.outcome(r.uploadUrl);
+        await updateRecord(r.id, (x) => ({ ...x, status: outcome.status, screenshot: outcome.screenshot }));
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 422)
+          await updateRecord(r.id, (x) => ({ ...x, status: 'error', statusReason: refusalReason(error) }));
+        else if (error instanceof ApiError && error.status === 404)
+          await updateRecord(r.id, (x) => ({ ...x, status: 'deleting' }));
+      }
+      this.polls.set(r.id, { at: Date.now() + every, every });
+    }
+    if (asked) await this.changed();
+  }
+
+  // ---- bookkeeping ------------------------------------------------------------------------------------
+
+  private progress(id: string, sent: number) {
+    const now = Date.now();
+    const live = this.live.get(id) ?? { sent: 0, samples: [] };
+    live.sent = sent;
+    live.samples.push([now, sent]);
+    while (live.samples.length > 2 && now - (live.samples[0]?.[0] ?? now) > SPEED_WINDOW_MS)
+      live.samples.shift();
+    this.live.set(id, live);
+    this.post({ type: 'progress', id, sent, at: now });
+    this.repaintSoon();
+  }
+
+  private repaintSoon() {
+    if (this.repaint) return;
+    this.repaint = setTimeout(() => {
+      this.repaint = undefined;
+      this.emit();
+    }, PROGRESS_EVERY_MS);
+  }
+
+  /** After a write: read the queue again, tell the other tabs and the screens, and see what is due. */
+  private async changed() {
+    await this.refresh();
+    this.post({ type: 'changed' });
+    void this.pump();
+  }
+
+  private async refresh() {
+    try {
+      const all = await listRecords();
+      const old = Date.now() - KEEP_FINISHED_MS;
+      for (const r of all)
+        if (
+          r.state === 'sent' &&
+          r.createdAt < old &&
+          r.status &&
+          SETTLED.has(r.status) &&
+          r.detailsState !== 'queued'
+        )
+          await deleteRecord(r.id);
+      this.records = all.filter((r) => !(r.state === 'sent' && r.createdAt < old));
+    } catch {
+      // No IndexedDB (some private modes): nothing can be queued there; the list stays as it was.
+    }
+    // Another tab paused or cancelled what this one is sending.
+    const active = this.active && this.records.find((r) => r.id === this.active?.id);
+    if (this.active && (!active || active.state === 'paused' || active.state === 'cancelled'))
+      this.stopActive(this.active.id);
+    this.emit();
+  }
+
+  private emit() {
+    for (const listener of this.listeners) listener();
+  }
+
+  private post(message: { type: 'changed' } | { type: 'progress'; id: string; sent: number; at: number }) {
+    try {
+      this.channel?.postMessage(message);
+    } catch {
+      // A closed channel (the page is going away): nothing to tell.
+    }
+  }
+
+  private onMessage(data: unknown) {
+    const message = data as { type?: string; id?: string; sent?: number; at?: number };
+    if (message.type === 'changed') void this.refresh().then(() => this.pump());
+    if (message.type === 'progress' && message.id && typeof message.sent === 'number') {
+      const live = this.live.get(message.id) ?? { sent: 0, samples: [] };
+      live.sent = message.sent;
+      live.samples.push([message.at ?? Date.now(), message.sent]);
+      if (live.samples.length > 40) live.samples.shift();
+      this.live.set(message.id, live);
+      this.repaintSoon();
+    }
+  }
+}
+
+const online = () => typeof navigator === 'undefined' || navigator.onLine !== false;
+
+const canPause = (r: UploadRecord) =>
+  r.state === 'queued' || r.state === 'sending' || r.state === 'waiting' || r.state === 'signin';
+
+function speedOf(live: Live, now: number): number | null {
+  const recent = live.samples.filter(([t]) => now - t <= SPEED_WINDOW_MS);
+  const first = recent[0];
+  const last = recent.at(-1);
+  if (!first || !last || last[0] - first[0] < 1000) return null;
+  return ((last[1] - first[1]) * 1000) / (last[0] - first[0]);
+}
+
+/**
+ * The details as upload-details takes them. A schedule whose moment passed while the bytes were on their way
+ * (a long cut) is dropped: the video goes public once processed, the nearest to what the creator chose, and
+ * the list says so; a refusal would only hold it back until they came back to fix it.
+ */
+export function detailsPayload(videoId: number, details: DetailsValues, now = Date.now()) {
+  const at = details.schedule ? scheduledInstant(details.uploadDate, details.uploadDateTimezone) : null;
+  const lapsed = at !== null && at.getTime() < now - SCHEDULE_GRACE_MS;
+  const scheduled = details.schedule && !lapsed;
+  const payload: UploadDetailsInput = {
+    videoId,
+    title: details.title,
+    tags: details.tags.join(','),
+    is_nsfw: details.is_nsfw,
+    schedule: scheduled,
+    uploadDate: scheduled ? details.uploadDate : '',
+    uploadDateTimezone: details.uploadDateTimezone,
+  };
+  return { payload, lapsed };
+}
