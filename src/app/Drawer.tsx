@@ -2,6 +2,7 @@ import { useAtom, useAtomValue } from 'jotai';
 import { type ComponentType, type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { trackEvent } from '../api/tracking';
+import { APP_VERSION, LIVE_CAMS_URL, RTA_URL, SOCIAL_URL, WEBCAM_REVIEWS_URL } from '../config';
 import { authAtom, logout } from '../state/auth';
 import { installPromptAtom, isIos, isStandalone } from '../state/install';
 import {
@@ -20,7 +21,6 @@ import {
   UserIcon,
 } from '../ui/icons';
 import { SignupSheet } from '../ui/SignupSheet';
-import { APP_VERSION, LIVE_CAMS_URL, RTA_URL, SOCIAL_URL, WEBCAM_REVIEWS_URL } from './config';
 import './drawer.css';
 
 /** Spec §2 footer: the static pages, in this order. */
