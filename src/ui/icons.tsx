@@ -1,9 +1,10 @@
 import type { SVGProps } from 'react';
 
 // Inline icons keep the shell free of an icon font request; all are decorative, the label sits beside them.
-type IconProps = SVGProps<SVGSVGElement>;
+export type IconProps = SVGProps<SVGSVGElement>;
 
-function Svg({ children, ...props }: IconProps) {
+/** The frame of every stroke icon; `fill="currentColor" stroke="none"` for a filled mark. */
+export function Svg({ children, ...props }: IconProps) {
   return (
     <svg
       viewBox="0 0 24 24"

@@ -5,7 +5,6 @@ import type { GenderPreference, Tag } from '../../contract';
 import { genderPreferenceAtom } from '../../state/genderPreference';
 import { preferenceAutoscrollAtom, preferenceSelectedTagsAtom } from '../../state/preferences';
 import '../../ui/form/form.css';
-import '../../ui/segmented.css';
 import { Sheet } from '../../ui/Sheet';
 
 /** Spec §9: tag search starts at 2 characters, 300 ms after the last keystroke. */
