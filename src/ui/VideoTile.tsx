@@ -44,27 +44,34 @@ export function VideoTile({
 }) {
   const select = useSetAtom(currentVideoAtom);
   const feed: FeedHandOver = { list, index, next };
+  // The badges sit over the picture but outside the link: the link is named by the title alone, so the
+  // words a voice-control user sees on it (WCAG 2.5.3) are never a duration or a count the name lacks.
   return (
-    <Link
-      to={to}
-      state={{ feed }}
-      className="video-tile"
-      aria-label={video.title}
-      onClick={() => select({ id: video.id, slug: video.slug })}
-    >
-      <span className="video-tile-media">
-        {tileOf(video) && (
-          <img
-            src={tileOf(video) ?? undefined}
-            alt=""
-            width="180"
-            height="320"
-            loading={eager ? 'eager' : 'lazy'}
-            // The first tiles are the largest paint of the page: fetched before anything else below the fold.
-            fetchPriority={eager ? 'high' : 'auto'}
-            decoding="async"
-          />
-        )}
+    <div className="video-tile-frame">
+      <Link
+        to={to}
+        state={{ feed }}
+        className="video-tile"
+        aria-label={video.title}
+        onClick={() => select({ id: video.id, slug: video.slug })}
+      >
+        <span className="video-tile-media">
+          {tileOf(video) && (
+            <img
+              src={tileOf(video) ?? undefined}
+              alt=""
+              width="180"
+              height="320"
+              loading={eager ? 'eager' : 'lazy'}
+              // The first tiles are the largest paint of the page: fetched before anything else below the fold.
+              fetchPriority={eager ? 'high' : 'auto'}
+              decoding="async"
+            />
+          )}
+        </span>
+        {showTitle && <span className="video-tile-title">{video.title}</span>}
+      </Link>
+      <span className="video-tile-badges" aria-hidden="true">
         {showStatus && (
           <span className={`video-tile-status is-${video.status}`}>{statusLabel(video.status)}</span>
         )}
@@ -73,7 +80,6 @@ export function VideoTile({
           <EyeIcon /> {formatCount(video.viewCount)}
         </span>
       </span>
-      {showTitle && <span className="video-tile-title">{video.title}</span>}
-    </Link>
+    </div>
   );
 }
