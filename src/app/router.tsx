@@ -23,6 +23,25 @@ const PlaceholderScreen = lazy(() =>
   import('./PlaceholderScreen').then((m) => ({ default: m.PlaceholderScreen })),
 );
 const DiscoverScreen = lazy(() => loadDiscover().then((m) => ({ default: m.DiscoverScreen })));
+// Screens that open one after the other share a chunk and one loader (each import site costs the shell).
+const loadSettings = () => import('../features/settings');
+const SettingsScreen = lazy(() => loadSettings().then((m) => ({ default: m.SettingsScreen })));
+const DetailsScreen = lazy(() => loadSettings().then((m) => ({ default: m.DetailsScreen })));
+const GenderScreen = lazy(() => loadSettings().then((m) => ({ default: m.GenderScreen })));
+const PasswordScreen = lazy(() => loadSettings().then((m) => ({ default: m.PasswordScreen })));
+const ChannelColorScreen = lazy(() => loadSettings().then((m) => ({ default: m.ChannelColorScreen })));
+const loadSupport = () => import('../features/support');
+const SupportScreen = lazy(() => loadSupport().then((m) => ({ default: m.SupportScreen })));
+const HelpScreen = lazy(() => loadSupport().then((m) => ({ default: m.HelpScreen })));
+const FollowingScreen = lazy(() =>
+  import('../features/following/FollowingScreen').then((m) => ({ default: m.FollowingScreen })),
+);
+const RatingListScreen = lazy(() =>
+  import('../features/rating/RatingListScreen').then((m) => ({ default: m.RatingListScreen })),
+);
+const ChannelsScreen = lazy(() =>
+  import('../features/channels/ChannelsScreen').then((m) => ({ default: m.ChannelsScreen })),
+);
 
 /**
  * The two screens most visits open (the home feed, and discover from a home-screen shortcut or a link):
@@ -85,7 +104,7 @@ export const routes: RouteObject[] = [
           placeholder('login/:token', 'Login'),
           placeholder('forgot-password', 'Password recovery'),
 
-          placeholder('channels', 'Channels'),
+          { path: 'channels', element: <ChannelsScreen /> },
           // Guests get the creator promo here rather than the login wall.
           {
             path: 'upload',
@@ -95,25 +114,23 @@ export const routes: RouteObject[] = [
           },
 
           members(placeholder('account', 'Account')),
-          members(placeholder('account/settings', 'Settings')),
-          members(placeholder('account/settings/details', 'Details')),
-          members(placeholder('account/settings/gender', 'Sex')),
-          members(placeholder('account/settings/password', 'Password')),
-          members(placeholder('account/settings/channel-color', 'Channel color')),
+          members({ path: 'account/settings', element: <SettingsScreen /> }),
+          members({ path: 'account/settings/details', element: <DetailsScreen /> }),
+          members({ path: 'account/settings/gender', element: <GenderScreen /> }),
+          members({ path: 'account/settings/password', element: <PasswordScreen /> }),
+          members({ path: 'account/settings/channel-color', element: <ChannelColorScreen /> }),
           members(placeholder('account/settings/studio', 'Studio')),
           members(placeholder('account/settings/geo-blocking', 'Geo-blocking')),
           members(placeholder('account/settings/validation', 'Account validation')),
           members(placeholder('join-studio', 'Studio')),
-          members(placeholder('account/following', 'Following')),
+          members({ path: 'account/following', element: <FollowingScreen /> }),
           members(placeholder('account/stats', 'Profile statistics')),
-          members(placeholder('account/help', 'Help')),
+          members({ path: 'account/help', element: <HelpScreen /> }),
 
           feed('videos-rating/feed', 'rating'),
-          placeholder('videos-rating/:type', ({ type }) =>
-            type === 'rated' ? 'Rated videos' : 'Unrated videos',
-          ),
+          { path: 'videos-rating/:type', element: <RatingListScreen /> },
 
-          placeholder('support', 'User details'),
+          { path: 'support', element: <SupportScreen /> },
           { path: 'page/:slug', element: <PageScreen /> },
 
           // Profiles last among the dynamic first segments: every reserved word above is static and wins.
