@@ -92,9 +92,11 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router|jotai|idb-keyval)[\\/]/,
             },
             {
-              // App modules the entry itself imports (state, device stores, the API client, shell icons).
+              // App modules the entry itself imports (state, device stores, the API client, shell icons). The
+              // account's own profile and the gender preference are state only lazy screens read: left out, they
+              // travel with those screens instead of growing the first load.
               name: 'shell',
-              test: /[\\/]src[\\/](?:state|offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.]/,
+              test: /[\\/]src[\\/](?:state[\\/](?!ownProfile\.|genderPreference\.)|(?:offline|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.])/,
             },
           ],
         },
