@@ -126,6 +126,18 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        test: {
+          // PostgreSQL, Redis, an S3 stand-in, several server processes and nginx: one file at a time.
+          name: 'scale',
+          include: ['tests/scale/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });

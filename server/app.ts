@@ -3,11 +3,12 @@ import type { AppDeps } from './deps';
 import { installErrorHandler } from './http/errors';
 import { installInputGuard } from './http/input';
 import { installRateLimit } from './http/rate-limit';
+import { inlineStyleHashes, installSecurityHeaders } from './http/security';
 import { installStatic } from './http/static';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
 import discoverRoutes, { searchRoutes } from './routes/discover';
-import docsRoutes from './routes/docs';
+import docsRoutes, { DOCS_STYLE } from './routes/docs';
 import feedRoutes from './routes/feeds';
 import followRoutes from './routes/follows';
 import geoRoutes from './routes/geo';
@@ -39,8 +40,9 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true },
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
+  installSecurityHeaders(app, deps.config, inlineStyleHashes(`<style>${DOCS_STYLE}</style>`));
   installErrorHandler(app);
-  await installRateLimit(app);
+  await installRateLimit(app, deps.config);
   installInputGuard(app);
   // First: it builds the reference from the `config.doc` of every route registered after it.
   await docsRoutes(app, deps);
@@ -62,6 +64,6 @@ export async function buildApp(
   await geoRoutes(app, deps);
   await trackingRoutes(app, deps);
   await statsRoutes(app, deps);
-  await installStatic(app, { mediaRoot: deps.storage.root, distDir: deps.config.distDir });
+  await installStatic(app, { storage: deps.storage, distDir: deps.config.distDir });
   return app;
 }

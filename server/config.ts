@@ -40,10 +40,59 @@ export interface Config {
   contactRateLimit: number;
   reportRateLimit: number;
   rateLimitWindowMs: number;
+  /** Failed logins per account (email) and window, from any address, before that account's logins pause. */
+  loginFailureLimit: number;
+  /** Username availability checks per address and window (registration asks once per step). */
+  checkUsernameRateLimit: number;
+  /** Distinct guest ids whose likes and views one address may send per window (guestWindowMs). */
+  guestsPerAddress: number;
+  /** Guest likes and views per address and window (guestWindowMs). */
+  guestActionsPerAddress: number;
+  guestWindowMs: number;
+  /** redis://… : rate-limit counters shared by every API node; unset, each process counts in memory. */
+  redisUrl: string | undefined;
+  /** S3-compatible storage for media, originals and uploads in progress; unset, DATA_DIR on local disk. */
+  s3: S3Config | undefined;
+  /**
+   * Base URL media links start with (a CDN, or the bucket's public URL), e.g. https://cdn.example.com/media;
+   * unset, `/media` on this server, which reads from the storage.
+   */
+  mediaPublicUrl: string | undefined;
+  /** Origins of ad images and videos (public/ads.json `src`), allowed by the Content-Security-Policy. */
+  adOrigins: string[];
   /** Largest accepted video upload (tus and multipart); the spec's 2 GB by default. */
   uploadMaxBytes: number;
   /** A media job silent (no heartbeat) for this long is presumed dead and its video handed to a new job. */
   mediaStaleSeconds: number;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** Unset: AWS's own endpoint for the region. Set for MinIO, R2 or any S3-compatible server. */
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** bucket in the path (http://host/bucket/key), as MinIO and most stand-ins need. */
+  forcePathStyle: boolean;
+}
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+function s3Config(env: NodeJS.ProcessEnv): S3Config | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  return {
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT || undefined,
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: bool(env.S3_FORCE_PATH_STYLE, Boolean(env.S3_ENDPOINT)),
+  };
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -94,6 +143,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     contactRateLimit: int(env.CONTACT_RATE_LIMIT, 5, 'CONTACT_RATE_LIMIT'),
     reportRateLimit: int(env.REPORT_RATE_LIMIT, 20, 'REPORT_RATE_LIMIT'),
     rateLimitWindowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60_000, 'RATE_LIMIT_WINDOW_MS'),
+    loginFailureLimit: int(env.LOGIN_FAILURE_LIMIT, 10, 'LOGIN_FAILURE_LIMIT'),
+    checkUsernameRateLimit: int(env.CHECK_USERNAME_RATE_LIMIT, 100, 'CHECK_USERNAME_RATE_LIMIT'),
+    guestsPerAddress: int(env.GUESTS_PER_ADDRESS, 50, 'GUESTS_PER_ADDRESS'),
+    guestActionsPerAddress: int(env.GUEST_ACTIONS_PER_ADDRESS, 2000, 'GUEST_ACTIONS_PER_ADDRESS'),
+    guestWindowMs: int(env.GUEST_WINDOW_MS, 3600_000, 'GUEST_WINDOW_MS'),
+    redisUrl: env.REDIS_URL || undefined,
+    s3: s3Config(env),
+    mediaPublicUrl: env.MEDIA_PUBLIC_URL ? env.MEDIA_PUBLIC_URL.replace(/\/+$/, '') : undefined,
+    adOrigins: list(env.AD_ORIGINS),
     uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, VIDEO_MAX_BYTES, 'UPLOAD_MAX_BYTES'),
     mediaStaleSeconds: Math.max(3, int(env.MEDIA_STALE_SECONDS, 30, 'MEDIA_STALE_SECONDS')),
   };

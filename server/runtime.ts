@@ -9,7 +9,7 @@ import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from './media/cleanup';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from './media/demo';
 import { configureBinaries } from './media/ffmpeg';
 import { startMediaWorkers } from './media/pipeline';
-import { MediaStorage } from './media/storage';
+import { createStorage } from './media/storage';
 
 export interface Runtime extends AppDeps {
   jobs: Jobs;
@@ -21,7 +21,7 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
   configureBinaries(config);
   const database = await openDatabase(config);
   await database.migrate();
-  const storage = new MediaStorage(config.dataDir);
+  const storage = createStorage(config);
   const jobs = await startJobs(database);
   let stopSweep = () => {};
   if (config.runWorkers) {

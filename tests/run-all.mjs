@@ -1,5 +1,6 @@
 // `npm test`: every check in sequence — typecheck, lint, unit, API on PGlite, API on PostgreSQL when
-// DATABASE_URL is set, browser e2e — and one closing line `N passed, N failed` that sums them all.
+// DATABASE_URL is set, the scale suite when SCALE_TESTS is set, browser e2e — and one closing line
+// `N passed, N failed` that sums them all.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -66,6 +67,8 @@ check('lint', 'npm', ['run', '--silent', 'lint']);
 vitest('unit', 'unit', withoutDb);
 vitest('api (PGlite)', 'api', withoutDb);
 if (process.env.DATABASE_URL) vitest('api (PostgreSQL)', 'api', process.env);
+// Several server processes, Redis, an S3 stand-in and nginx for a few minutes: CI's, not every developer's.
+if (process.env.SCALE_TESTS) vitest('scale', 'scale', process.env);
 
 const build = run('build', bin('vite'), ['build', '--logLevel', 'warn']);
 totals[build ? 'passed' : 'failed'] += 1;

@@ -473,6 +473,8 @@ export const idempotencyKeys = pgTable(
     key: text('key').notNull(),
     statusCode: smallint('status_code').notNull(),
     body: jsonb('body'),
+    /** Hash of the request the key was first used with: the same key with another body is refused. */
+    requestHash: text('request_hash'),
     createdAt: createdAt(),
   },
   (t) => [

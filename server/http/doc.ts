@@ -109,12 +109,20 @@ export const replayable = (op: Operation): Operation => ({
   description:
     `${op.description ?? ''} Send an \`Idempotency-Key\` header (e.g. the outbox UUID): the first request ` +
     'does the work; every replay with the same key gets the stored answer with `Idempotent-Replayed: true` ' +
-    'and changes nothing. Failed requests are not stored, so they can be retried with the same key.',
+    'and changes nothing. Failed requests are not stored, so they can be retried with the same key. The ' +
+    'same key with a different body is refused (422), as the IETF Idempotency-Key draft asks.',
   headers: {
     ...op.headers,
     'Idempotency-Key': '8-128 of A-Z a-z 0-9 _ -; the same key for every attempt of one action.',
   },
-  responses: { ...op.responses, 400: { description: 'Malformed Idempotency-Key header.', ...ERR } },
+  responses: {
+    ...op.responses,
+    400: { description: 'Malformed Idempotency-Key header.', ...ERR },
+    422: {
+      description: `${op.responses[422]?.description ?? 'Validation failed.'} Or an Idempotency-Key already used with a different body.`,
+      ...ERR,
+    },
+  },
 });
 
 export const videoPage: DocResponse = { description: 'A page of videos.', schema: videoListSchema };

@@ -2,8 +2,10 @@
 // reports): the first request with a key does the work and stores its answer; every replay with the same
 // key from the same caller gets that answer back and changes nothing. Keys are the client's to choose, so
 // they are only unique per caller: another viewer's key never replays someone else's answer.
+import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
@@ -37,6 +39,28 @@ async function purgeExpired(db: Db, request: FastifyRequest) {
     .where(sql`${t.idempotencyKeys.createdAt} < now() - make_interval(days => ${IDEMPOTENCY_TTL_DAYS})`)
     .catch((err: Error) => request.log.warn({ err }, 'purging idempotency keys failed'));
 }
+
+/** JSON with its keys in one order, so that the same body sent twice hashes the same whatever its key order. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+  );
+}
+
+/**
+ * What makes two requests the same request: the call and its body. The IETF draft on Idempotency-Key
+ * (httpapi-idempotency-key-header) asks a server to refuse a key reused with another payload, since the
+ * stored answer would not be the answer to it.
+ */
+const requestHash = (request: FastifyRequest) =>
+  createHash('sha256')
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n`)
+    .update(JSON.stringify(canonical(request.body ?? null)) ?? '')
+    .digest('base64url');
 
 function keyOf(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
@@ -85,14 +109,21 @@ export async function idempotent(
   const caller = callerKey(await viewerOf(request, deps), request);
   await purgeExpired(db, request);
   const row = rowOf(scope, caller, key);
+  const hash = requestHash(request);
   const outcome = await db.transaction(async (tx) => {
     const claimed = await tx
       .insert(t.idempotencyKeys)
-      .values({ scope, caller, key, statusCode: 0, body: null })
+      .values({ scope, caller, key, statusCode: 0, body: null, requestHash: hash })
       .onConflictDoNothing()
       .returning({ key: t.idempotencyKeys.key });
     if (claimed.length === 0) {
       const [stored] = await tx.select().from(t.idempotencyKeys).where(row);
+      // Keys stored before the hash was (null) replay as they always did.
+      if (stored?.requestHash && stored.requestHash !== hash) {
+        throw new HttpError(422, messages.server.idempotencyKeyReused, {
+          'Idempotency-Key': [messages.server.idempotencyKeyReused],
+        });
+      }
       return { status: stored?.statusCode || 200, body: stored?.body ?? null, replayed: true };
     }
     const result = await work(tx);

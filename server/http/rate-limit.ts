@@ -1,17 +1,40 @@
-// Per-IP limits on the routes that attract abuse (credential stuffing, mail bombing). The store is in
-// memory, which is right for one node; with several API nodes it moves to Redis (the plugin's `redis`
-// option) so that the count is shared.
+// Per-address limits on the routes that attract abuse (credential stuffing, mail bombing, scripted likes),
+// and the counters behind the limits the plugin cannot express (server/http/counters.ts). In memory for one
+// node; with REDIS_URL both live in Redis, so every API node counts the same requests.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
 import { reportMessages } from '../../src/contract/interactions';
 import { messages } from '../../src/contract/messages';
+import type { Config } from '../config';
 import type { AppDeps } from '../deps';
+import { type Counters, MemoryCounters, RedisCounters } from './counters';
 import { HttpError } from './errors';
 import { isReplay } from './idempotency';
 
-export async function installRateLimit(app: FastifyInstance) {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Windowed counters shared by every node when Redis is configured. */
+    counters: Counters;
+  }
+}
+
+export async function installRateLimit(app: FastifyInstance, config: Config) {
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, {
+        // A request waits for Redis at most this long; the plugin then lets it through (skipOnError)
+        // rather than failing every limited route while Redis restarts.
+        connectTimeout: 2000,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+      })
+    : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  const counters: Counters = redis ? new RedisCounters(redis) : new MemoryCounters();
+  app.decorate('counters', counters);
   await app.register(rateLimit, {
     global: false,
+    ...(redis ? { redis, nameSpace: 'shortcams:rate:', skipOnError: true } : {}),
     errorResponseBuilder: () => new HttpError(429, messages.auth.tooManyAttempts),
   });
 }
@@ -19,6 +42,11 @@ export async function installRateLimit(app: FastifyInstance) {
 /** Route config for an auth-like route: login, register, password reset, resend. */
 export const authLimit = (deps: AppDeps) => ({
   rateLimit: { max: deps.config.authRateLimit, timeWindow: deps.config.rateLimitWindowMs },
+});
+
+/** The registration form asks once per username step; a script enumerating accounts asks thousands of times. */
+export const checkUsernameLimit = (deps: AppDeps) => ({
+  rateLimit: { max: deps.config.checkUsernameRateLimit, timeWindow: deps.config.rateLimitWindowMs },
 });
 
 export const contactLimit = (deps: AppDeps) => ({
@@ -43,3 +71,46 @@ export const reportLimit = (deps: AppDeps, scope: string) => ({
     allowList: (request: FastifyRequest) => isReplay(deps, request, scope),
   },
 });
+
+/** Failed logins of one account, counted from every address (the key is the email, never the address). */
+const loginKey = (email: string) => `login-failures:${email}`;
+
+/**
+ * Per account, not per address: a botnet (or anyone a trusted proxy forwards unchanged) gets as few guesses
+ * at one password as a single client, and a proxy that hides every client behind one address cannot lock
+ * everyone out. Only failures count; a success clears them.
+ */
+export const loginAttempts = (app: FastifyInstance, deps: AppDeps) => ({
+  async check(email: string) {
+    if ((await app.counters.get(loginKey(email))) >= deps.config.loginFailureLimit)
+      throw new HttpError(429, messages.auth.tooManyAttempts);
+  },
+  failed: (email: string) => app.counters.hit(loginKey(email), deps.config.rateLimitWindowMs),
+  succeeded: (email: string) => app.counters.reset(loginKey(email)),
+});
+
+/**
+ * Likes and views of guests from one address. A guest id is the client's to make up, so a script could mint
+ * one per like; a household or a carrier's NAT shows a handful of real devices (each keeps its id), a
+ * script hundreds. Per address and window: at most `guestsPerAddress` distinct guest ids, and at most
+ * `guestActionsPerAddress` guest likes and views in all. Users are counted by their account, not here;
+ * a replay of an answered request (Idempotency-Key) counts for nothing.
+ */
+export async function limitGuestAction(
+  request: FastifyRequest,
+  deps: AppDeps,
+  scope: string,
+  guestId: string | undefined,
+): Promise<void> {
+  const { config } = deps;
+  const counters = request.server.counters;
+  if (request.headers['idempotency-key'] !== undefined && (await isReplay(deps, request, scope))) return;
+  const address = request.ip;
+  if (
+    guestId &&
+    !(await counters.admit(`guests:${address}`, guestId, config.guestsPerAddress, config.guestWindowMs))
+  )
+    throw new HttpError(429, messages.server.tooManyGuests);
+  if ((await counters.hit(`guest-actions:${address}`, config.guestWindowMs)) > config.guestActionsPerAddress)
+    throw new HttpError(429, messages.server.tooManyGuests);
+}

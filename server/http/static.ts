@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { messages } from '../../src/contract/messages';
+import { contentTypeOf, LocalStorage, type MediaStorage } from '../media/storage';
 
 /** Hashed build output never changes under the same name; everything else must be revalidated. */
 function distCacheControl(filePath: string): string {
@@ -42,15 +43,64 @@ const NO_FALLBACK_PREFIXES = ['/v1/', '/v1', '/media/', '/healthz', '/assets/'];
 const withoutFallback = (url: string) =>
   NO_FALLBACK_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
 
+/** Media paths contain the video's key and are replaced whole on re-transcode: a day is safe. */
+function mediaHeaders(reply: FastifyReply, name: string) {
+  const isPlaylist = name.endsWith('.m3u8');
+  reply.header('Cache-Control', isPlaylist ? 'public, max-age=60' : 'public, max-age=86400');
+  reply.header('Content-Type', contentTypeOf(name));
+}
+
+/** `bytes=start-end` or `bytes=start-` (one range; players ask for no more); undefined otherwise. */
+function rangeOf(header: string | undefined): { start: number; end?: number } | undefined {
+  const match = /^bytes=(\d{1,15})-(\d{0,15})$/.exec(header ?? '');
+  if (!match) return undefined;
+  const start = Number(match[1]);
+  const end = match[2] ? Number(match[2]) : undefined;
+  return end === undefined || end >= start ? { start, ...(end === undefined ? {} : { end }) } : undefined;
+}
+
+/**
+ * /media from a remote storage (a bucket), for deployments without a CDN in front of it: the same paths,
+ * headers, ranges and 404s as the local files get from @fastify/static.
+ */
+function serveRemoteMedia(app: FastifyInstance, storage: MediaStorage) {
+  app.get<{ Params: { '*': string } }>('/media/*', async (request, reply) => {
+    const relative = request.params['*'];
+    if (!namesFile(`/${relative}`) || relative.split('/').some((part) => part === '..' || part === '')) {
+      return reply.status(404).send({ message: messages.server.notFound });
+    }
+    const range = rangeOf(request.headers.range);
+    const file = await storage.read(relative, range);
+    if (!file) return reply.status(404).send({ message: messages.server.notFound });
+    mediaHeaders(reply, relative);
+    reply.header('Accept-Ranges', 'bytes');
+    if (file.range) {
+      reply
+        .status(206)
+        .header('Content-Range', `bytes ${file.range.start}-${file.range.end}/${file.size}`)
+        .header('Content-Length', String(file.range.end - file.range.start + 1));
+    } else {
+      reply.header('Content-Length', String(file.size));
+    }
+    return reply.send(file.body);
+  });
+}
+
 /**
  * Media (HLS playlists, segments, images) with HTTP range support, and the built PWA with an SPA fallback:
  * any GET that is not an API, media or /assets/ path and matches no file gets index.html, and the client
  * router shows its own not-found screen.
  */
-export async function installStatic(app: FastifyInstance, opts: { mediaRoot: string; distDir: string }) {
-  fs.mkdirSync(opts.mediaRoot, { recursive: true });
+export async function installStatic(app: FastifyInstance, opts: { storage: MediaStorage; distDir: string }) {
+  if (opts.storage instanceof LocalStorage) await serveLocalMedia(app, opts.storage.root);
+  else serveRemoteMedia(app, opts.storage);
+  await serveDist(app, opts.distDir);
+}
+
+async function serveLocalMedia(app: FastifyInstance, mediaRoot: string) {
+  fs.mkdirSync(mediaRoot, { recursive: true });
   await app.register(fastifyStatic, {
-    root: opts.mediaRoot,
+    root: mediaRoot,
     prefix: '/media/',
     decorateReply: false,
     // No listings, no index files: a folder answers the same 404 as a name that does not exist.
@@ -66,7 +116,10 @@ export async function installStatic(app: FastifyInstance, opts: { mediaRoot: str
       else if (filePath.endsWith('.ts')) res.setHeader('Content-Type', 'video/mp2t');
     },
   });
+}
 
+async function serveDist(app: FastifyInstance, distDir: string) {
+  const opts = { distDir };
   const indexHtml = path.join(opts.distDir, 'index.html');
   const hasDist = fs.existsSync(indexHtml);
   if (hasDist) {

@@ -6,6 +6,7 @@ import { socialMessages } from '../../src/contract/social';
 import { type UserRow, userForAccessToken } from '../auth/tokens';
 import type { AppDeps } from '../deps';
 import { HttpError } from './errors';
+import { fromTrustedProxy } from './trust';
 
 export interface Viewer {
   user: UserRow | undefined;
@@ -56,10 +57,14 @@ export function viewerOf(request: FastifyRequest, deps: AppDeps): Promise<Viewer
     const token = bearerOf(request);
     const user = token ? await userForAccessToken(deps.database.db, token) : undefined;
     const guestId = user ? undefined : guestIdOf(request);
-    const country = header(request, deps.config.geoCountryHeader)?.toUpperCase();
-    const region = header(request, deps.config.geoRegionHeader)
-      ?.toUpperCase()
-      .replace(/^[A-Z]{2}-/, '');
+    // Geo headers are a proxy's word, like X-Forwarded-For: from anyone else they are the client's choice.
+    const trusted = fromTrustedProxy(request.raw, deps.config.trustProxy);
+    const country = trusted ? header(request, deps.config.geoCountryHeader)?.toUpperCase() : undefined;
+    const region = trusted
+      ? header(request, deps.config.geoRegionHeader)
+          ?.toUpperCase()
+          .replace(/^[A-Z]{2}-/, '')
+      : undefined;
     return {
       user,
       guestId,

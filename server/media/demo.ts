@@ -45,7 +45,7 @@ export async function generateDemoVideo(
   const index = Number(video.demoRecipe.index);
   const clip = demoClip(index);
   const dir = videoMediaDir(video);
-  const tmp = await fs.mkdtemp(path.join(await deps.storage.ensure('tmp'), `video-${videoId}-`));
+  const tmp = await fs.mkdtemp(path.join(await deps.storage.workDir('tmp'), `video-${videoId}-`));
   try {
     // Renditions are named by their short side, as players and people name them (540p, not 960p).
     const variant = `${Math.min(clip.rendition.width, clip.rendition.height)}p`;
@@ -102,7 +102,13 @@ export async function generateStill(
   size: { width: number; height: number },
   relative: string,
 ): Promise<string> {
-  await storage.ensure(path.dirname(relative));
-  await ffmpeg(stillImageArgs(source, size.width, size.height, storage.abs(relative)), { timeoutMs: 30_000 });
+  const tmp = await fs.mkdtemp(path.join(await storage.workDir('tmp'), 'still-'));
+  try {
+    const out = path.join(tmp, path.basename(relative));
+    await ffmpeg(stillImageArgs(source, size.width, size.height, out), { timeoutMs: 30_000 });
+    await storage.putFile(relative, out);
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
   return relative;
 }

@@ -20,12 +20,15 @@ export function sniffImage(bytes: Buffer): 'png' | 'jpeg' | undefined {
   return undefined;
 }
 
-/** Re-encodes `bytes` (already sniffed) into `outputAbs` as JPEG. Throws when ffmpeg cannot decode it. */
+/**
+ * Re-encodes `bytes` (already sniffed) as JPEG and hands the local result to `store` (into the media or the
+ * private storage). Throws when ffmpeg cannot decode it.
+ */
 export async function reencodeImage(
   bytes: Buffer,
   format: 'png' | 'jpeg',
   box: { width: number; height: number; crop: boolean },
-  outputAbs: string,
+  store: (localFile: string) => Promise<void>,
 ): Promise<void> {
   const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sc-img-'));
   try {
@@ -33,8 +36,7 @@ export async function reencodeImage(
     const output = path.join(tmpDir, `out-${randomBytes(4).toString('hex')}.jpg`);
     await fs.writeFile(input, bytes);
     await ffmpeg(stillReencodeArgs(input, format, box, output), { timeoutMs: 30_000 });
-    await fs.mkdir(path.dirname(outputAbs), { recursive: true });
-    await fs.copyFile(output, outputAbs);
+    await store(output);
   } finally {
     await fs.rm(tmpDir, { recursive: true, force: true });
   }

@@ -63,7 +63,7 @@ export const MAX_MEDIA_ATTEMPTS = 6;
 /** Posters (screenshot, thumbnail) are at most this on their long side: full screen on a phone. */
 const POSTER_MAX = 960;
 
-/** Writes `tile.jpg` beside a poster of `size` in the folder `dir` (absolute), for grids and carousels. */
+/** Writes `tile.jpg` beside a poster of `size` in the local folder `dir`, for grids and carousels. */
 export async function writeTile(dir: string, poster: string, size: { width: number; height: number }) {
   await ffmpeg(tileArgs(path.join(dir, poster), fitWithin(size, TILE_MAX), path.join(dir, 'tile.jpg')), {
     timeoutMs: 30_000,
@@ -91,7 +91,7 @@ type Status = VideoRow['status'];
 /** A video whose media is still being made: the only statuses a media job may move on from. */
 export const UNFINISHED: Status[] = ['uploaded', 'preprocess', 'processing'];
 
-/** Under DATA_DIR/private: the original as uploaded, kept for a re-transcode, never served. */
+/** In private storage: the original as uploaded, kept for a re-transcode, never served. */
 export const originalPath = (videoId: number) => `originals/${videoId}/source`;
 
 export async function enqueue(jobs: Jobs, videoId: number, stage: Stage): Promise<void> {
@@ -105,18 +105,6 @@ export async function enqueue(jobs: Jobs, videoId: number, stage: Stage): Promis
       expireInSeconds: spec.expireInSeconds,
     },
   );
-}
-
-async function moveFile(from: string, to: string) {
-  await fs.mkdir(path.dirname(to), { recursive: true });
-  try {
-    await fs.rename(from, to);
-  } catch (err) {
-    // DATA_DIR spread over two file systems (a mounted media volume): copy, then drop the source.
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    await fs.copyFile(from, to);
-    await fs.rm(from, { force: true });
-  }
 }
 
 const shapeOf = (info: MediaInfo) => ({
@@ -154,9 +142,9 @@ export type UploadOutcome =
   | { ok: false; videoId: number; reason: string };
 
 /**
- * Turns a completely received file into a video of `userId`: checks it (ffprobe), creates the row
- * (uploaded, or error with the reason), moves the original out of the upload area, extracts the first
- * frame and queues preprocessing. The file at `file` is moved or removed in every case.
+ * Turns a completely received local file into a video of `userId`: checks it (ffprobe), creates the row
+ * (uploaded, or error with the reason), extracts the first frame, moves the original into private storage
+ * and queues preprocessing. The file at `file` is moved or removed in every case.
  */
 export async function acceptUpload(deps: PipelineDeps, file: string, userId: number): Promise<UploadOutcome> {
   const { db, storage } = deps;
@@ -187,27 +175,26 @@ export async function acceptUpload(deps: PipelineDeps, file: string, userId: num
     return { ok: false, videoId, reason: reason ?? m.notVideo };
   }
   const source = originalPath(videoId);
-  await moveFile(file, storage.privateAbs(source));
   const dir = videoMediaDir(row);
   const screenshot = `${dir}/first.jpg`;
+  const frame = `${file}.first.jpg`;
   try {
-    await storage.ensure(dir);
-    await ffmpeg(
-      frameArgs(storage.privateAbs(source), {
-        atSeconds: 0,
-        size: fitWithin(info, POSTER_MAX),
-        output: storage.abs(screenshot),
-      }),
-      { timeoutMs: 60_000 },
-    );
+    // From the file as received, on this machine: the storage may be a bucket away.
+    await ffmpeg(frameArgs(file, { atSeconds: 0, size: fitWithin(info, POSTER_MAX), output: frame }), {
+      timeoutMs: 60_000,
+    });
+    await storage.putFile(screenshot, frame);
   } catch (err) {
     if (!(err instanceof MediaToolError)) throw err;
     // ffprobe liked the header but not a single frame decodes: nothing worth keeping.
     await failVideo(db, videoId, m.damaged);
-    await storage.removePrivate(`originals/${videoId}`);
+    await fs.rm(file, { force: true });
     await storage.remove(dir);
     return { ok: false, videoId, reason: m.damaged };
+  } finally {
+    await fs.rm(frame, { force: true });
   }
+  await storage.putPrivate(source, file);
   await db
     .update(videos)
     .set({ sourcePath: source, thumbnailPath: screenshot, updatedAt: new Date() })
@@ -284,8 +271,12 @@ async function runStage(
   }
 }
 
+/** The original as a local file for ffmpeg (a download when the storage is a bucket); release it after. */
 const sourceOf = (deps: PipelineDeps, video: VideoRow) =>
-  deps.storage.privateAbs(video.sourcePath ?? originalPath(video.id));
+  deps.storage.openPrivate(video.sourcePath ?? originalPath(video.id)).catch((err: unknown) => {
+    // The original vanished (a crash between the row and the move): the upload cannot be recovered.
+    throw (err as NodeJS.ErrnoException).code === 'ENOENT' ? new MediaRejection(m.processingFailed) : err;
+  });
 
 /** Stage 1: probe the original again (the worker may be another machine) and cut the thumbnail. */
 export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: number }> {
@@ -298,30 +289,27 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
       { from: ['uploaded', 'preprocess'], to: 'preprocess' },
       async (video) => {
         const { db, storage } = deps;
-        const source = sourceOf(deps, video);
-        const info = await probeMedia(source).catch((err: unknown) => {
-          // The original vanished (a crash between the row and the move): the upload cannot be recovered.
-          throw (err as NodeJS.ErrnoException).code === 'ENOENT'
-            ? new MediaRejection(m.processingFailed)
-            : err;
-        });
-        const duration = info.durationSeconds ?? video.durationSeconds;
-        const tmp = await fs.mkdtemp(path.join(await storage.ensurePrivate('tmp'), `thumb-${videoId}-`));
+        const source = await sourceOf(deps, video);
         const dir = videoMediaDir(video);
         const thumbnail = `${dir}/thumb.jpg`;
         const tile = `${dir}/tile.jpg`;
+        const tmp = await fs.mkdtemp(path.join(await storage.workDir('tmp'), `thumb-${videoId}-`));
+        let info: MediaInfo;
+        let duration: number;
         try {
+          info = await probeMedia(source.path);
+          duration = info.durationSeconds ?? video.durationSeconds;
           // A second in: a first frame is often black or a fade-in.
           const at = Math.min(1, duration / 2);
           const out = path.join(tmp, 'thumb.jpg');
           const size = fitWithin(info, POSTER_MAX);
-          await ffmpeg(frameArgs(source, { atSeconds: at, size, output: out }), { timeoutMs: 60_000 });
+          await ffmpeg(frameArgs(source.path, { atSeconds: at, size, output: out }), { timeoutMs: 60_000 });
           await writeTile(tmp, 'thumb.jpg', size);
-          await storage.ensure(dir);
-          await fs.rename(path.join(tmp, 'tile.jpg'), storage.abs(tile));
-          await fs.rename(out, storage.abs(thumbnail));
+          await storage.putFile(tile, path.join(tmp, 'tile.jpg'));
+          await storage.putFile(thumbnail, out);
         } finally {
           await fs.rm(tmp, { recursive: true, force: true });
+          await source.release();
         }
         await db
           .update(videos)
@@ -350,12 +338,16 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
       { from: ['preprocess', 'processing'], to: 'processing' },
       async (video) => {
         const { db, storage } = deps;
-        const source = sourceOf(deps, video);
-        const info = await probeMedia(source);
+        const original = await sourceOf(deps, video);
+        const source = original.path;
+        const info = await probeMedia(source).catch(async (err: unknown) => {
+          await original.release();
+          throw err;
+        });
         const duration = info.durationSeconds ?? video.durationSeconds;
         const fps = outputFps(info.fps);
         const dir = videoMediaDir(video);
-        const work = await storage.ensurePrivate('tmp');
+        const work = await storage.workDir('tmp');
         // Folders of earlier attempts at this video whose worker died mid-way.
         for (const name of await fs.readdir(work)) {
           if (name.startsWith(`transcode-${videoId}-`))
@@ -397,12 +389,14 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
           });
           // The folder is replaced whole: carry the posters over.
           for (const poster of ['first.jpg', 'thumb.jpg', 'tile.jpg']) {
-            await fs.copyFile(storage.abs(`${dir}/${poster}`), path.join(tmp, poster)).catch(() => {});
+            await storage.fetchFile(`${dir}/${poster}`, path.join(tmp, poster));
           }
           await storage.publishDir(tmp, dir);
         } catch (err) {
           await fs.rm(tmp, { recursive: true, force: true });
           throw err;
+        } finally {
+          await original.release();
         }
         const now = new Date();
         const [approved] = await db

@@ -9,6 +9,7 @@ import {
   type LoginResponse,
   loginResponseSchema,
   loginSchema,
+  loginTokenResponseSchema,
   loginTokenSchema,
   messages,
   registerResponseSchema,
@@ -23,7 +24,7 @@ import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalid, messageSchema, type Operation, rateLimited, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
-import { authLimit } from '../http/rate-limit';
+import { authLimit, checkUsernameLimit, loginAttempts } from '../http/rate-limit';
 import { parse } from '../http/validate';
 import { bearerOf, requireUser } from '../http/viewer';
 import { sendMail } from '../mail/mailer';
@@ -117,13 +118,18 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     responses: {
       200: { description: '`{available, message}`.', schema: checkUsernameResponseSchema },
       422: invalid,
+      429: rateLimited(deps.config.checkUsernameRateLimit, deps.config.rateLimitWindowMs),
     },
   };
-  app.post('/v1/check-username', { config: { doc: checkDoc } }, async (request) => {
-    const { username } = parse(checkUsernameSchema, request.body);
-    const available = await usernameAvailable(db, username);
-    return { available, message: available ? m.usernameAvailable : m.usernameTaken };
-  });
+  app.post(
+    '/v1/check-username',
+    { config: { ...checkUsernameLimit(deps), doc: checkDoc } },
+    async (request) => {
+      const { username } = parse(checkUsernameSchema, request.body);
+      const available = await usernameAvailable(db, username);
+      return { available, message: available ? m.usernameAvailable : m.usernameTaken };
+    },
+  );
 
   const registerDoc: Operation = {
     summary: 'Create an account',
@@ -198,20 +204,36 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     body: loginSchema,
     description:
       `The token is valid ${span(ACCESS_TOKEN_TTL_MS.session)}, or ${span(ACCESS_TOKEN_TTL_MS.remember)} ` +
-      'with `remember_me`. An unknown email and a wrong password get the same answer in the same time.',
+      'with `remember_me`. An unknown email and a wrong password get the same answer in the same time. ' +
+      `After ${deps.config.loginFailureLimit} failed logins of one email within ` +
+      `${Math.round(deps.config.rateLimitWindowMs / 60_000)} minutes, from any addresses, that email's logins ` +
+      'answer 429 until the window ends (a success clears the count), on top of the limit per address.',
     responses: {
       200: loggedIn,
       401: { description: `\`${m.invalidCredentials}\``, ...ERR },
       422: invalid,
-      429: tooMany,
+      429: {
+        description:
+          `More than ${deps.config.authRateLimit} requests from one address, or ` +
+          `${deps.config.loginFailureLimit} failed logins of this email, within ` +
+          `${Math.round(deps.config.rateLimitWindowMs / 60_000)} minutes.`,
+        ...ERR,
+      },
     },
   };
+  const attempts = loginAttempts(app, deps);
   app.post('/v1/login', { config: { ...authLimit(deps), doc: loginDoc } }, async (request) => {
     const input = parse(loginSchema, request.body);
+    await attempts.check(input.email);
     const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${input.email}`);
     dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
     const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
-    if (!user || !ok) throw new HttpError(401, m.invalidCredentials);
+    if (!user || !ok) {
+      // Unknown emails count too: the answer must not tell them apart.
+      await attempts.failed(input.email);
+      throw new HttpError(401, m.invalidCredentials);
+    }
+    await attempts.succeeded(input.email);
     return loginAnswer(user, input.remember_me);
   });
 
@@ -219,12 +241,16 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     summary: 'Log in with the one-time token of a mailed link',
     body: loginTokenSchema,
     description:
-      'The token of `/login/{token}` links; each works once. A verification link ' +
-      `(${span(ONE_TIME_TTL_MS.verify_email)}) also marks the email verified; a password reset link ` +
-      `(${span(ONE_TIME_TTL_MS.password_reset)}) logs in so that the user sets a new password. The token ` +
-      `is valid ${span(ACCESS_TOKEN_TTL_MS.session)}.`,
+      'The token of `/login/{token}` links; each works once and marks the email verified (the link came ' +
+      `to that mailbox). A verification link lasts ${span(ONE_TIME_TTL_MS.verify_email)}; a password ` +
+      `reset link (${span(ONE_TIME_TTL_MS.password_reset)}) logs in so that the user sets a new password. The token ` +
+      `is valid ${span(ACCESS_TOKEN_TTL_MS.session)}, or ${span(ACCESS_TOKEN_TTL_MS.remember)} with ` +
+      '`remember_me`; `link` says which mail the link came from.',
     responses: {
-      200: loggedIn,
+      200: {
+        description: 'Logged in: a bearer token, who it is for, and the kind of link.',
+        schema: loginTokenResponseSchema,
+      },
       401: { description: `Unknown, used or expired: \`${m.invalidLoginLink}\``, ...ERR },
       422: { description: `Malformed: \`${m.invalidLoginLink}\``, ...ERR },
       429: tooMany,
@@ -232,19 +258,18 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   // The client's /login/{token} page posts the token here: verification and reset mails log straight in.
   app.post('/v1/login/token', { config: { ...authLimit(deps), doc: tokenDoc } }, async (request) => {
-    const { token } = parse(loginTokenSchema, request.body);
+    const { token, remember_me } = parse(loginTokenSchema, request.body);
     const used = await consumeOneTimeToken(db, token);
     if (!used) throw new HttpError(401, m.invalidLoginLink);
-    const [user] =
-      used.kind === 'verify_email'
-        ? await db
-            .update(t.users)
-            .set({ emailVerifiedAt: sql`coalesce(${t.users.emailVerifiedAt}, now())` })
-            .where(eq(t.users.id, used.userId))
-            .returning()
-        : await db.select().from(t.users).where(eq(t.users.id, used.userId));
+    // Whoever opens a mailed link reads that mailbox: any link confirms the address, not only the
+    // verification mail's (a reset link opened before the verification mail leaves nothing to confirm).
+    const [user] = await db
+      .update(t.users)
+      .set({ emailVerifiedAt: sql`coalesce(${t.users.emailVerifiedAt}, now())` })
+      .where(eq(t.users.id, used.userId))
+      .returning();
     if (!user) throw new HttpError(401, m.invalidLoginLink);
-    return loginAnswer(user, false);
+    return { ...(await loginAnswer(user, remember_me)), link: used.kind };
   });
 
   const forgotDoc: Operation = {

@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import { type AnyColumn, and, asc, desc, eq, exists, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import * as v from 'valibot';
 import {
   type CreatorCard,
   type DiscoverResponse,
   discoverGroups,
   discoverResponseSchema,
+  genderFilterField,
   listQuery,
   type SearchResponse,
   searchBodySchema,
@@ -22,9 +22,9 @@ import { invalid, type Operation } from '../http/doc';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
-import { presentForViewer, type VideoRow, visibleTo } from './listing';
-import { presentVideos } from './present';
-import { notGeoBlocked, publicVideo } from './visibility';
+import { presentForViewer, type VideoRow, visibleTo } from '../videos/listing';
+import { presentVideos } from '../videos/present';
+import { notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const CREATORS = 12;
 const VIDEOS = 10;
@@ -36,7 +36,7 @@ const SIMILARITY = 0.3;
 const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export const discoverQuerySchema = listQuery({
-  gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/, 'Invalid gender.'))),
+  gender: genderFilterField,
 });
 
 const cardOf = (storage: MediaStorage, u: typeof t.users.$inferSelect): CreatorCard => ({

@@ -65,7 +65,8 @@ export function openApiDocument(publicUrl: string, routes: DocumentedRoute[]) {
         'Lists are `{data, links: {next}}` (`next` null on the last page); validation failures are 422 ' +
         '`{message, errors: {field: [messages]}}`; every other failure is `{message}`. The viewer’s country ' +
         'and region come from trusted proxy headers; geo-blocked creators are left out of lists and 404 ' +
-        'when read directly. Strings with NUL characters or bodies nested deeper than 32 levels are 400.',
+        'when read directly. Strings with NUL characters or bodies nested deeper than 32 levels are 400; text ' +
+        'with a lone UTF-16 surrogate (half of a pair, which no storage can hold) is 422 on its field.',
     },
     servers: [{ url: publicUrl }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
@@ -73,14 +74,12 @@ export function openApiDocument(publicUrl: string, routes: DocumentedRoute[]) {
   };
 }
 
-const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>ShortCams API</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#eee;padding:0 .2em}
-section{border-top:1px solid #ddd;padding:.5rem 0}.m{font-weight:700;text-transform:uppercase;margin-right:.5em}</style>
-</head><body><h1>ShortCams API</h1><p>Machine-readable: <a href="/v1/docs/openapi.json">openapi.json</a></p><div id="ops">Loading…</div>
-<script>
-fetch('/v1/docs/openapi.json').then(r=>r.json()).then(doc=>{
+/** The reference page's only style, allowed by hash in the Content-Security-Policy (server/http/security.ts). */
+export const DOCS_STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#eee;padding:0 .2em}
+section{border-top:1px solid #ddd;padding:.5rem 0}.m{font-weight:700;text-transform:uppercase;margin-right:.5em}`;
+
+// The page's script is a file of its own: the Content-Security-Policy allows no inline script.
+const viewerJs = `fetch('/v1/docs/openapi.json').then(r=>r.json()).then(doc=>{
   const el=document.getElementById('ops');el.textContent='';
   const p=document.createElement('p');p.textContent=doc.info.description;el.append(p);
   for(const [path,ops] of Object.entries(doc.paths))for(const [method,op] of Object.entries(ops)){
@@ -91,7 +90,14 @@ fetch('/v1/docs/openapi.json').then(r=>r.json()).then(doc=>{
     s.append(h,d,c);el.append(s);
   }
 });
-</script></body></html>`;
+`;
+
+const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>ShortCams API</title>
+<style>${DOCS_STYLE}</style>
+</head><body><h1>ShortCams API</h1><p>Machine-readable: <a href="/v1/docs/openapi.json">openapi.json</a></p><div id="ops">Loading…</div>
+<script src="/v1/docs/viewer.js"></script></body></html>`;
 
 export default async function docsRoutes(app: FastifyInstance, deps: AppDeps) {
   const routes: DocumentedRoute[] = [];
@@ -118,6 +124,14 @@ export default async function docsRoutes(app: FastifyInstance, deps: AppDeps) {
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=300');
       return document;
+    },
+  );
+  app.get(
+    '/v1/docs/viewer.js',
+    { config: { doc: { summary: 'The script of the HTML reference page', responses: cached } } },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'public, max-age=300');
+      return reply.type('text/javascript; charset=utf-8').send(viewerJs);
     },
   );
   app.get(

@@ -6,6 +6,8 @@ import * as v from 'valibot';
 import {
   discoverGroups,
   feedQuerySchema,
+  idOf,
+  MAX_ID,
   messages,
   tagListQuerySchema,
   tagListSchema,
@@ -15,10 +17,8 @@ import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalidList, listedVideos, type Operation, videoPage } from '../http/doc';
 import { notFound } from '../http/errors';
-import { dbId } from '../http/params';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
-import { rankedVideos } from './discover';
 import {
   afterChrono,
   chronoCursorOf,
@@ -26,7 +26,6 @@ import {
   chronoOrder,
   decodeCursor,
   encodeCursor,
-  MAX_ID,
   nextLink,
   opensList,
   pageOffset,
@@ -35,7 +34,8 @@ import {
   type VideoRow,
   visibleTo,
   visibleVideo,
-} from './listing';
+} from '../videos/listing';
+import { rankedVideos } from './discover';
 
 const MAX_PER_PAGE = 100;
 /** A ranked discover group's session stops at this many videos. */
@@ -48,7 +48,7 @@ const MAX_RANKED = 200;
 const SLUG = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
 
 const idOrSlug = (value: string): { id: number } | { slug: string } | null =>
-  /^\d{1,10}$/.test(value) ? { id: dbId(value) ?? 0 } : SLUG.test(value) ? { slug: value } : null;
+  /^\d{1,10}$/.test(value) ? { id: idOf(value) ?? 0 } : SLUG.test(value) ? { slug: value } : null;
 
 /** The reference entry of a newest-first list; `notFound` names what its path may fail to find. */
 function newestFirstDoc(summary: string, perPage: number, opts: { rules?: string; notFound?: string } = {}) {
@@ -170,7 +170,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request) => {
       const tag = await findTag(request.params.tag);
       const viewer = await viewerOf(request, deps);
-      const first = await visibleVideo(db, viewer, dbId(request.params.id) ?? 0);
+      const first = await visibleVideo(db, viewer, idOf(request.params.id) ?? 0);
       return chronoList(request, { perPage: 10, filters: () => [withTag(tag.id)], first });
     },
   );

@@ -12,11 +12,11 @@ import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalid, type Operation, unauthenticated, videoPage } from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
+import { nextLink } from '../http/page-link';
 import { parse } from '../http/validate';
 import { requireUser, viewerOf } from '../http/viewer';
-import { nextLink } from './page-link';
-import { presentVideos } from './present';
-import { notGeoBlocked, publicVideo } from './visibility';
+import { presentVideos } from '../videos/present';
+import { notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const PER_PAGE = 30;
 

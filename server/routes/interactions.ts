@@ -30,10 +30,10 @@ import {
 } from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
-import { reportLimit } from '../http/rate-limit';
+import { limitGuestAction, reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
 import { callerKey, identifiedViewer, requireUser, type Viewer, viewerOf } from '../http/viewer';
-import { visibleVideo } from './listing';
+import { visibleVideo } from '../videos/listing';
 
 /**
  * A view counts once per viewer per video per this window: a loop of a 10 s clip, a swipe back and forth
@@ -50,6 +50,17 @@ const OWN_VIDEO = 'You cannot rate your own video.';
 export default async function interactionRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
 
+  const { guestsPerAddress, guestActionsPerAddress, guestWindowMs } = deps.config;
+  const guestRule =
+    `Guests, per client address and ${Math.round(guestWindowMs / 60_000)} minutes: likes and views of at ` +
+    `most ${guestsPerAddress} distinct \`guest_id\`s, and at most ${guestActionsPerAddress} guest likes and ` +
+    'views in all (a household or a carrier NAT stays far below; a script minting guest ids does not). ' +
+    `Past either: 429 \`${messages.server.tooManyGuests}\`. Users count by their account, not here.`;
+  const guestLimited = {
+    description: `Too many guest likes and views from this address (see above).`,
+    ...ERR,
+  };
+
   const likeDoc = replayable({
     summary: 'Like or unlike a video',
     auth: 'optional',
@@ -57,7 +68,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     description:
       `${guestOrUser} ${noViewer} \`type\` sets the state: \`add\` twice is ` +
       'one like, `remove` of nothing changes nothing; `likeCount` moves only when the like really appears ' +
-      'or goes, in the same transaction.',
+      `or goes, in the same transaction. ${guestRule}`,
     responses: {
       200: {
         description: 'The state after the call.',
@@ -68,12 +79,14 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
       401: staleBearer,
       404: videoNotFound,
       422: invalid,
+      429: guestLimited,
     },
   });
   app.post('/v1/video-like', { config: { doc: likeDoc } }, async (request, reply) => {
     const input = parse(videoLikeSchema, request.body);
     const viewer = await identifiedViewer(request, deps);
     const { key } = viewer;
+    if (!viewer.user) await limitGuestAction(request, deps, 'video-like', viewer.guestId);
     const videoId = await visibleVideoId(db, viewer, input.video_id);
     return idempotent(deps, request, reply, 'video-like', (outer) =>
       outer.transaction(async (tx) => {
@@ -112,7 +125,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
       `A view counts once per viewer per video per ${VIEW_WINDOW_HOURS} hours (viewer: the user, else ` +
       '`guest_id`, else the client address): loops, swipes back and replays are one view, a return later in ' +
       'the day is another. `counted` tells whether this call counted; `viewCount` moves in the same ' +
-      `transaction. ${guestOrUser}`,
+      `transaction. ${guestOrUser} ${guestRule}`,
     responses: {
       200: {
         description: 'Whether it counted, and the count after the call.',
@@ -122,6 +135,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
       },
       404: videoNotFound,
       422: invalid,
+      429: guestLimited,
     },
   });
   app.post('/v1/video-view', { config: { doc: viewDoc } }, async (request, reply) => {
@@ -130,6 +144,7 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     // A client without any id still gets its views counted, keyed by address so a reload loop cannot
     // inflate them.
     const key = callerKey(viewer, request);
+    if (!viewer.user) await limitGuestAction(request, deps, 'video-view', viewer.guestId);
     const videoId = await visibleVideoId(db, viewer, input.video_id);
     return idempotent(deps, request, reply, 'video-view', (outer) =>
       outer.transaction(async (tx) => {

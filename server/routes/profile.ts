@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import {
   formatBytes,
+  idOf,
   messages,
   type OwnProfile,
   ownProfileResponseSchema,
@@ -245,8 +246,9 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
   async function updateImages(request: FastifyRequest, actor: UserRow) {
     const form = await readImageForm(request);
     const rawId = form.fields.user_id;
-    if (rawId !== undefined && !/^\d{1,9}$/.test(rawId)) throw forbidden();
-    const target = await targetOf(deps, actor, rawId === undefined ? undefined : Number(rawId));
+    const targetId = rawId === undefined ? undefined : idOf(rawId);
+    if (rawId !== undefined && targetId === undefined) throw forbidden();
+    const target = await targetOf(deps, actor, targetId);
     // Spec §6: avatar and cover belong to creators.
     if (target.type === 'user') throw forbidden();
     const fields = (Object.keys(IMAGE_BOXES) as (keyof typeof IMAGE_BOXES)[]).filter((k) => form.files[k]);
@@ -264,7 +266,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
         `${box.stem}-${randomBytes(6).toString('hex')}.jpg`,
       );
       try {
-        await reencodeImage(bytes, format, box, deps.storage.abs(relative));
+        await reencodeImage(bytes, format, box, (file) => deps.storage.putFile(relative, file));
       } catch {
         throw new HttpError(422, p.imageFailed, { [field]: [p.imageFailed] });
       }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import {
   channelListSchema,
+  idOf,
   pageQuerySchema,
   publicUserResponseSchema,
   userListQuerySchema,
@@ -13,11 +14,11 @@ import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalid, type Operation, videoPage } from '../http/doc';
 import { notFound } from '../http/errors';
+import { nextLink } from '../http/page-link';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
-import { nextLink } from './page-link';
-import { presentUser, presentVideos } from './present';
-import { notGeoBlocked, publicVideo } from './visibility';
+import { presentUser, presentVideos } from '../videos/present';
+import { notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const idOrSlug = v.object({ id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)) });
 const PER_PAGE = 30;
@@ -29,9 +30,9 @@ const PER_PAGE = 30;
 export async function findVisibleUser(db: Db, params: unknown, viewer: Viewer) {
   if (!v.is(idOrSlug, params)) throw notFound();
   const key = params.id;
-  const where = /^\d{1,9}$/.test(key)
-    ? eq(t.users.id, Number(key))
-    : sql`lower(${t.users.slug}) = lower(${key})`;
+  // Digits within the id range name an id; anything else (a username of digits too) a slug.
+  const id = idOf(key);
+  const where = id !== undefined ? eq(t.users.id, id) : sql`lower(${t.users.slug}) = lower(${key})`;
   const [user] = await db
     .select()
     .from(t.users)

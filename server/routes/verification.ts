@@ -2,7 +2,6 @@
 // sensitive kind, so they live under DATA_DIR/private (never under the served media root), re-encoded
 // like any upload so that metadata (GPS of the phone that took them) is not kept either.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -26,9 +25,6 @@ import { reencodeImage, sniffImage } from '../media/images';
 import { requireKnownCountry } from './geo';
 
 const m = messages.verification;
-
-/** Root of files that must never be reachable over HTTP. */
-export const privateRoot = (dataDir: string) => path.join(dataDir, 'private');
 
 /** Enough resolution to read an ID card, bounded so a 50-megapixel photo does not fill the disk. */
 const DOCUMENT_BOX = { width: 2000, height: 2000, crop: false } as const;
@@ -86,8 +82,7 @@ export default async function verificationRoutes(app: FastifyInstance, deps: App
         return format;
       });
 
-      const relativeDir = path.join('verification', String(user.id), randomBytes(8).toString('hex'));
-      const dir = path.join(privateRoot(deps.config.dataDir), relativeDir);
+      const relativeDir = path.posix.join('verification', String(user.id), randomBytes(8).toString('hex'));
       const stored: Record<string, string> = {};
       try {
         for (const [i, field] of verificationImageFields.entries()) {
@@ -97,14 +92,14 @@ export default async function verificationRoutes(app: FastifyInstance, deps: App
               form.files[field] as Buffer,
               formats[i] as 'png' | 'jpeg',
               DOCUMENT_BOX,
-              path.join(dir, name),
+              (file) => deps.storage.putPrivate(path.posix.join(relativeDir, name), file),
             );
           } catch {
             throw new HttpError(422, messages.profile.imageFailed, {
               [field]: [messages.profile.imageFailed],
             });
           }
-          stored[field] = path.join(relativeDir, name);
+          stored[field] = path.posix.join(relativeDir, name);
         }
         await db.transaction(async (tx) => {
           await tx.insert(t.verificationRequests).values({
@@ -130,7 +125,7 @@ export default async function verificationRoutes(app: FastifyInstance, deps: App
         });
       } catch (err) {
         // Half a set of ID photos is useless and still personal data: do not keep it.
-        await fs.rm(dir, { recursive: true, force: true });
+        await deps.storage.removePrivate(relativeDir);
         throw err;
       }
       return reply.status(201).send({ message: m.sent, status: 'pending' });

@@ -2,7 +2,7 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
-import { type FeedQuery, feedQuerySchema, messages } from '../../src/contract';
+import { type FeedQuery, feedQuerySchema, idOf, messages } from '../../src/contract';
 import { canManageCreator } from '../auth/permissions';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
@@ -17,7 +17,7 @@ import {
   videoPage,
 } from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
-import { dbId, type IdParams } from '../http/params';
+import type { IdParams } from '../http/params';
 import { parse } from '../http/validate';
 import { requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../media/cleanup';
@@ -31,7 +31,7 @@ import {
   type VideoRow,
   visibleTo,
   visibleVideo,
-} from './listing';
+} from '../videos/listing';
 
 const DEFAULT_PER_PAGE = 10;
 const MAX_PER_PAGE = 50;
@@ -131,7 +131,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get<IdParams>('/v1/videos/start/:id', { config: { doc: startDoc } }, async (request) => {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
-    const first = await visibleVideo(db, viewer, dbId(request.params.id) ?? 0);
+    const first = await visibleVideo(db, viewer, idOf(request.params.id) ?? 0);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
     const opening = opensList(query);
     const page = await rankedPage(
@@ -168,7 +168,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
   // files and row. Without a job queue (some tests, API-only nodes) the cleanup runs inline.
   app.get<IdParams>('/v1/videos/:id/delete', { config: { doc: deleteDoc } }, async (request) => {
     const user = await requireUser(request, deps);
-    const id = dbId(request.params.id) ?? 0;
+    const id = idOf(request.params.id) ?? 0;
     const [video] = await db.select().from(t.videos).where(eq(t.videos.id, id));
     if (!video) throw notFound(messages.video.notFound);
     if (!(await canManageCreator(db, user, video.userId)))

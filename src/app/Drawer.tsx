@@ -1,9 +1,10 @@
 import { useAtom, useAtomValue } from 'jotai';
 import { type ComponentType, type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { logOut } from '../api/auth';
 import { trackEvent } from '../api/tracking';
 import { APP_VERSION, LIVE_CAMS_URL, RTA_URL, SOCIAL_URL, WEBCAM_REVIEWS_URL } from '../config';
-import { authAtom, logout } from '../state/auth';
+import { authAtom } from '../state/auth';
 import { installPromptAtom, isIos, isStandalone } from '../state/install';
 import {
   CamIcon,
@@ -177,7 +178,7 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
               <InstallItem onDone={onClose} />
               {auth && (
                 <li>
-                  <button type="button" className="drawer-item" onClick={logout}>
+                  <button type="button" className="drawer-item" onClick={() => void logOut()}>
                     <Item icon={LogoutIcon}>Log out</Item>
                   </button>
                 </li>

@@ -23,6 +23,21 @@ const PlaceholderScreen = lazy(() =>
   import('./PlaceholderScreen').then((m) => ({ default: m.PlaceholderScreen })),
 );
 const DiscoverScreen = lazy(() => loadDiscover().then((m) => ({ default: m.DiscoverScreen })));
+const RegisterScreen = lazy(() =>
+  import('../features/auth/RegisterScreen').then((m) => ({ default: m.RegisterScreen })),
+);
+const LoginScreen = lazy(() =>
+  import('../features/auth/LoginScreen').then((m) => ({ default: m.LoginScreen })),
+);
+const LoginLinkScreen = lazy(() =>
+  import('../features/auth/LoginLinkScreen').then((m) => ({ default: m.LoginLinkScreen })),
+);
+const ForgotPasswordScreen = lazy(() =>
+  import('../features/auth/ForgotPasswordScreen').then((m) => ({ default: m.ForgotPasswordScreen })),
+);
+const AccountScreen = lazy(() =>
+  import('../features/account/AccountScreen').then((m) => ({ default: m.AccountScreen })),
+);
 // Screens that open one after the other share a chunk and one loader (each import site costs the shell).
 const loadSettings = () => import('../features/settings');
 const SettingsScreen = lazy(() => loadSettings().then((m) => ({ default: m.SettingsScreen })));
@@ -98,11 +113,11 @@ export const routes: RouteObject[] = [
           feed('video/:id', 'video'),
           feed('video/:id/:slug', 'video'),
 
-          placeholder('register', 'Register'),
-          placeholder('register/:type', 'Register'),
-          placeholder('login', 'Login'),
-          placeholder('login/:token', 'Login'),
-          placeholder('forgot-password', 'Password recovery'),
+          { path: 'register', element: <RegisterScreen /> },
+          { path: 'register/:type', element: <RegisterScreen /> },
+          { path: 'login', element: <LoginScreen /> },
+          { path: 'login/:token', element: <LoginLinkScreen /> },
+          { path: 'forgot-password', element: <ForgotPasswordScreen /> },
 
           { path: 'channels', element: <ChannelsScreen /> },
           // Guests get the creator promo here rather than the login wall.
@@ -113,7 +128,7 @@ export const routes: RouteObject[] = [
             ),
           },
 
-          members(placeholder('account', 'Account')),
+          members({ path: 'account', element: <AccountScreen /> }),
           members({ path: 'account/settings', element: <SettingsScreen /> }),
           members({ path: 'account/settings/details', element: <DetailsScreen /> }),
           members({ path: 'account/settings/gender', element: <GenderScreen /> }),

@@ -138,16 +138,31 @@ export type LoginInput = v.InferOutput<typeof loginSchema>;
 export const loginResponseSchema = v.object({ access_token: v.string(), user: authUserSchema });
 export type LoginResponse = v.InferOutput<typeof loginResponseSchema>;
 
-/** POST /v1/login/token: the one-time token of a mailed link (`/login/{token}` in the client). */
+/**
+ * POST /v1/login/token: the one-time token of a mailed link (`/login/{token}` in the client). `remember_me`
+ * as for POST /v1/login: a link opened on one's own phone is meant to keep that phone signed in.
+ */
 export const loginTokenSchema = v.object({
   token: v.pipe(v.string(m.invalidLoginLink), v.regex(/^[A-Za-z0-9_-]{20,128}$/, m.invalidLoginLink)),
+  remember_me: checkbox,
 });
+/** Which mail the link came from: a reset link's screen offers to set a new password. */
+export const loginLinkKindSchema = v.picklist(['verify_email', 'login', 'password_reset']);
+export type LoginLinkKind = v.InferOutput<typeof loginLinkKindSchema>;
+export const loginTokenResponseSchema = v.object({
+  ...loginResponseSchema.entries,
+  link: loginLinkKindSchema,
+});
+export type LoginTokenResponse = v.InferOutput<typeof loginTokenResponseSchema>;
 
 /** POST /v1/forgot-password ('Pleas' is the spec's exact wording). */
 export const forgotPasswordSchema = v.object({ email: emailSchema(m.recoveryEmailRequired) });
 
 /** POST /v1/resend-email */
 export const resendEmailSchema = v.object({ email: emailSchema(m.fillAllFields) });
+
+/** The answer of calls that only say what happened: resend-email, forgot-password, logout. */
+export const authMessageResponseSchema = v.object({ message: v.string() });
 
 /** POST /v1/contact: the spec asks nothing more of the client than an email input. */
 export const contactSchema = v.object({

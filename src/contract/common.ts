@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { messages } from './messages';
 
 export const genderSchema = v.picklist(['m', 't']);
 export type Gender = v.InferOutput<typeof genderSchema>;
@@ -67,3 +68,63 @@ export const errorResponseSchema = v.object({
   errors: v.optional(v.record(v.string(), v.array(v.string()))),
 });
 export type ErrorResponse = v.InferOutput<typeof errorResponseSchema>;
+
+// ---- ids, page fields and text: one rule for every payload ----------------------------------------------
+
+/** Largest PostgreSQL `integer`, the type of every id: a larger number names nothing. */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * A row id as a path segment or a query value sends it: digits only, 1 to MAX_ID. Undefined otherwise, so a
+ * path answers the same 404 as an id that does not exist, and nothing out of range reaches the database.
+ */
+export function idOf(value: string): number | undefined {
+  if (!/^\d{1,10}$/.test(value)) return undefined;
+  const id = Number(value);
+  return id >= 1 && id <= MAX_ID ? id : undefined;
+}
+
+/**
+ * A row id in a JSON body or a form: a number or its digits, 1 to MAX_ID. A missing key answers `message`
+ * too (the server's parse reads a missing key's message from the schema), never valibot's generic words.
+ */
+export const idSchema = (message: string) =>
+  v.pipe(
+    v.union([v.number(message), v.pipe(v.string(), v.regex(/^\d{1,10}$/), v.transform(Number))], message),
+    v.integer(message),
+    v.minValue(1, message),
+    v.maxValue(MAX_ID, message),
+  );
+
+/** Ids joined by commas, as list filters send them (`tags=1,2`): each one within range. */
+export const idListSchema = v.pipe(
+  v.string(),
+  v.check((s) => s.split(',').every((part) => idOf(part) !== undefined), messages.server.invalidIds),
+);
+
+/** `page` of a list query: pages from 1. */
+export const pageField = v.optional(
+  v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, messages.server.invalidPage), v.transform(Number)),
+);
+
+/** `gender` of a list query: creator genders, comma joined. */
+export const genderFilterField = v.optional(
+  v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/, messages.server.invalidGenderFilter)),
+);
+
+/** `per_page` of a list query; each list caps it at its own maximum. */
+export const perPageField = v.optional(
+  v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/, messages.server.invalidPerPage), v.transform(Number)),
+);
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether text is well-formed UTF-16: no half of a surrogate pair on its own. A lone surrogate cannot be
+ * encoded as UTF-8 (PostgreSQL's jsonb refuses its escape, and text would silently become U+FFFD), so no
+ * field may carry one; the server refuses it in every body and query before a handler runs.
+ */
+export const isWellFormedText = (s: string): boolean => !LONE_SURROGATE.test(s);
+
+/** The same rule as a pipe step, for schemas whose client checks free text before sending it. */
+export const wellFormed = () => v.check(isWellFormedText, messages.server.invalidText);

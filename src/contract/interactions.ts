@@ -1,20 +1,8 @@
 import * as v from 'valibot';
+import { idSchema as id } from './common';
 
 /** Guests identify themselves with a locally generated id (a UUID); users with their bearer token. */
 export const guestIdSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{8,64}$/, 'Invalid guest id.'));
-
-// A missing key must answer the field's own message, not valibot's generic one: the optional wrapper
-// lets the pipe run on undefined so v.number reports `message`.
-const id = (message: string) =>
-  v.pipe(
-    v.optional(v.unknown(), null),
-    v.transform((x) => (typeof x === 'string' && /^\d{1,10}$/.test(x) ? Number(x) : x)),
-    v.number(message),
-    v.integer(message),
-    v.minValue(1, message),
-    // Ids are PostgreSQL integers; a larger number can name nothing and must not reach the database.
-    v.maxValue(2_147_483_647, message),
-  );
 
 /** The viewer part every tracking post carries; user_id is informative only, the token decides. */
 const viewerFields = {

@@ -1,7 +1,7 @@
 // Own-profile payloads (spec §5 'Profile edit', 'Password change', 'Add link'; §7 POST /v1/profile).
 import * as v from 'valibot';
 import { PASSWORD_MIN, present, usernameSchema } from './auth';
-import { genderSchema } from './common';
+import { genderSchema, idSchema } from './common';
 import { messages } from './messages';
 
 const p = messages.profile;
@@ -11,23 +11,9 @@ export const LINK_URL_PATTERN =
   /^(https?:\/\/)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(:\d{1,5})?(\/[^\s]*)?$/i;
 
 /** A studio manager edits a member's profile by naming them; everyone else edits their own. */
-const userIdField = {
-  user_id: v.optional(
-    v.pipe(
-      v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))], 'Invalid user id.'),
-      v.number(),
-      v.integer('Invalid user id.'),
-      v.minValue(1, 'Invalid user id.'),
-    ),
-  ),
-};
+const userIdField = { user_id: v.optional(idSchema('Invalid user id.')) };
 
-const linkId = v.pipe(
-  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))], p.linkNotFound),
-  v.number(),
-  v.integer(p.linkNotFound),
-  v.minValue(1, p.linkNotFound),
-);
+const linkId = idSchema(p.linkNotFound);
 
 export const linkActionSchema = v.variant(
   'action',

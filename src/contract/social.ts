@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { listOf, listQuery } from './common';
+import { genderFilterField, idSchema, listOf, listQuery, pageField } from './common';
 
 export const socialMessages = {
   followSelf: 'You cannot follow yourself.',
@@ -12,18 +12,9 @@ export const socialMessages = {
   missingViewer: 'Missing guest id.',
 } as const;
 
-const positiveId = (message: string) =>
-  v.pipe(
-    v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number))], message),
-    v.number(),
-    v.integer(message),
-    v.minValue(1, message),
-    v.maxValue(2_147_483_647, message),
-  );
-
 /** POST /v1/follow-model: 201 when a follow row was created, 200 when nothing changed or it was removed. */
 export const followInputSchema = v.object({
-  model_id: positiveId('Missing model id.'),
+  model_id: idSchema('Missing model id.'),
   action: v.picklist(['follow', 'unfollow'], 'Action must be follow or unfollow.'),
 });
 export type FollowInput = v.InferOutput<typeof followInputSchema>;
@@ -62,15 +53,11 @@ export const channelCardSchema = v.object({
 });
 export const channelListSchema = listOf(channelCardSchema);
 
-const pageField = v.optional(
-  v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, 'Invalid page.'), v.transform(Number)),
-);
-
 export const pageQuerySchema = listQuery({ page: pageField });
 
 export const userListQuerySchema = listQuery({
   type: v.optional(v.picklist(['model', 'channel'], 'Type must be model or channel.'), 'channel'),
-  gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/, 'Invalid gender.'))),
+  gender: genderFilterField,
   page: pageField,
 });
 

@@ -2,7 +2,7 @@
 // fills in after the file is up. The client validates with this schema before sending; the server parses
 // with it again, so both show the same words.
 import * as v from 'valibot';
-import { videoStatusSchema } from './common';
+import { idSchema, videoStatusSchema } from './common';
 import { messages } from './messages';
 import { videoSchema } from './video';
 
@@ -126,14 +126,7 @@ export function scheduledInstant(value: string, zone: string | undefined): Date 
 const hasOwnOffset = (value: string) => /(Z|[+-]\d{2}:?\d{2})$/.test(value);
 
 /** Ids arrive as JSON numbers or as digit strings (forms); anything else is "missing". */
-const videoIdField = v.pipe(
-  v.optional(v.unknown(), null),
-  v.transform((x) => (typeof x === 'string' && /^\d{1,10}$/.test(x) ? Number(x) : x)),
-  v.number(m.missingVideo),
-  v.integer(m.missingVideo),
-  v.minValue(1, m.missingVideo),
-  v.maxValue(2_147_483_647, m.missingVideo),
-);
+const videoIdField = idSchema(m.missingVideo);
 
 /** Checkbox values as JSON and as form fields send them. */
 const FLAGS = new Map<unknown, boolean>([

@@ -1,5 +1,14 @@
 import * as v from 'valibot';
-import { dataOf, listOf, listQuery, videoStatusSchema } from './common';
+import {
+  dataOf,
+  genderFilterField,
+  idListSchema,
+  listOf,
+  listQuery,
+  pageField,
+  perPageField,
+  videoStatusSchema,
+} from './common';
 
 export const tagSchema = v.object({
   id: v.number(),
@@ -52,10 +61,10 @@ export const videoResponseSchema = dataOf(videoSchema);
 
 /** Query of every feed list: gender letters comma joined (m,t), tag ids comma joined, page from 1. */
 export const feedQuerySchema = listQuery({
-  gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/))),
-  tags: v.optional(v.pipe(v.string(), v.regex(/^\d+(,\d+)*$/))),
-  page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.transform(Number))),
-  per_page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/), v.transform(Number))),
+  gender: genderFilterField,
+  tags: v.optional(idListSchema),
+  page: pageField,
+  per_page: perPageField,
   /** Opaque position from links.next; clients never build it themselves. */
   cursor: v.optional(v.pipe(v.string(), v.maxLength(16_000))),
 });
@@ -63,7 +72,7 @@ export type FeedQuery = v.InferOutput<typeof feedQuerySchema>;
 
 /** GET /v1/tags. */
 export const tagListQuerySchema = listQuery({
-  gender: v.optional(v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/))),
+  gender: genderFilterField,
   search: v.optional(
     v.pipe(
       v.string(),
@@ -72,8 +81,8 @@ export const tagListQuerySchema = listQuery({
       v.check((s) => !s.includes('\u0000')),
     ),
   ),
-  page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/), v.transform(Number))),
-  per_page: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/), v.transform(Number))),
+  page: pageField,
+  per_page: perPageField,
   cursor: v.optional(v.pipe(v.string(), v.maxLength(1000))),
 });
 export type TagListQuery = v.InferOutput<typeof tagListQuerySchema>;

@@ -45,7 +45,8 @@ export function FollowButton({
 
   const toggle = () => {
     if (isGuest) {
-      navigate('/register');
+      // Following is for viewers' accounts: the sign-up starts past its type step (spec §2).
+      navigate('/register/user');
       return;
     }
     if (pending.current) return;

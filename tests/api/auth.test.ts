@@ -3,9 +3,14 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../server/auth/tokens';
+import { ACCESS_TOKEN_TTL_MS, hashToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
-import { loginResponseSchema, messages, registerResponseSchema } from '../../src/contract';
+import {
+  loginResponseSchema,
+  loginTokenResponseSchema,
+  messages,
+  registerResponseSchema,
+} from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 import { loginTokenIn, startSmtp } from './mail-helpers';
 
@@ -130,8 +135,9 @@ describe('POST /v1/register', () => {
     expect(token).toBeDefined();
     const login = await post('/v1/login/token', { token });
     expect(login.statusCode).toBe(200);
-    const body = v.parse(loginResponseSchema, login.json());
+    const body = v.parse(loginTokenResponseSchema, login.json());
     expect(body.user).toEqual(res.json().user);
+    expect(body.link).toBe('verify_email');
     const me = await ctx.app.inject({
       method: 'POST',
       url: '/v1/logout',
@@ -276,7 +282,33 @@ describe('password reset and resend', () => {
       .where(eq(t.userTokens.tokenHash, hashToken(token ?? '')));
     expect(row?.kind).toBe('password_reset');
     expect((row?.expiresAt.getTime() ?? 0) - Date.now()).toBeLessThanOrEqual(3600_000);
-    expect((await post('/v1/login/token', { token })).statusCode).toBe(200);
+    const login = await post('/v1/login/token', { token, remember_me: true });
+    expect(login.statusCode).toBe(200);
+    // The client's reset screen offers a new password from this.
+    const body = v.parse(loginTokenResponseSchema, login.json());
+    expect(body.link).toBe('password_reset');
+    // The link came to this mailbox: the address needs no other confirmation.
+    const [user] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, body.user.id));
+    expect(user?.emailVerifiedAt).toBeInstanceOf(Date);
+  });
+
+  it('keeps a mailed link signed in for as long as remember me does, only when asked', async () => {
+    const lifetimeOf = async (remember: boolean) => {
+      const account = model();
+      await post('/v1/register', account);
+      const token = loginTokenIn(smtp.lastTo(account.email)?.raw ?? '');
+      const { access_token } = v.parse(
+        loginTokenResponseSchema,
+        (await post('/v1/login/token', { token, remember_me: remember })).json(),
+      );
+      const [row] = await ctx.database.db
+        .select()
+        .from(t.accessTokens)
+        .where(eq(t.accessTokens.tokenHash, hashToken(access_token)));
+      return (row?.expiresAt.getTime() ?? 0) - Date.now();
+    };
+    expect(await lifetimeOf(false)).toBeLessThanOrEqual(ACCESS_TOKEN_TTL_MS.session);
+    expect(await lifetimeOf(true)).toBeGreaterThan(ACCESS_TOKEN_TTL_MS.session);
   });
 
   it("requires the email with the spec's exact wording", async () => {

@@ -3,8 +3,8 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
-import { decodeSeen, encodeSeen } from '../../server/routes/listing';
-import { tagListSchema, tagSlug, type VideoList, videoListSchema } from '../../src/contract';
+import { decodeSeen, encodeSeen } from '../../server/videos/listing';
+import { messages, tagListSchema, tagSlug, type VideoList, videoListSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -279,7 +279,7 @@ describe('GET /v1/videos (home feed)', () => {
   it('rejects a tampered cursor with 422', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/v1/videos?cursor=bm9wZQ' });
     expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe('Invalid cursor.');
+    expect(res.json().message).toBe(messages.server.invalidCursor);
   });
 
   it('encodes served ids compactly and losslessly', () => {

@@ -12,10 +12,12 @@ import { type Database, openDatabase } from '../../server/db/client';
 import * as t from '../../server/db/schema';
 import type { AppDeps } from '../../server/deps';
 import { type Jobs, startJobs } from '../../server/jobs/boss';
-import { MediaStorage } from '../../server/media/storage';
+import { LocalStorage } from '../../server/media/storage';
 
 export interface TestContext extends AppDeps {
   app: FastifyInstance;
+  /** On local disk, so that tests can look at the files themselves. */
+  storage: LocalStorage;
   database: Database;
   jobs?: Jobs;
   close(): Promise<void>;
@@ -47,6 +49,10 @@ export const NO_RATE_LIMITS = {
   authRateLimit: 1_000_000,
   contactRateLimit: 1_000_000,
   reportRateLimit: 1_000_000,
+  loginFailureLimit: 1_000_000,
+  checkUsernameRateLimit: 1_000_000,
+  guestsPerAddress: 1_000_000,
+  guestActionsPerAddress: 1_000_000,
 } as const satisfies Partial<Config>;
 
 /**
@@ -85,7 +91,7 @@ export async function createTestContext(
   };
   const database = await openDatabase(config);
   await database.migrate();
-  const storage = new MediaStorage(dataDir);
+  const storage = new LocalStorage(dataDir, config.mediaPublicUrl);
   const jobs = opts.jobs ? await startJobs(database) : undefined;
   const app = await buildApp(
     { config, database, storage, jobs },

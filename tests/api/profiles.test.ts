@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
-import { channelListSchema, videoListSchema } from '../../src/contract';
+import { channelListSchema, messages, videoListSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 import { bearer, type Cast, createCast, type Role } from './social-helpers';
 
@@ -57,7 +57,7 @@ describe('GET /v1/users/{id}/videos', () => {
     expect((await get('/v1/users/nobody-at-all/videos')).statusCode).toBe(404);
     const bad = await get(`/v1/users/${creator.id}/videos?page=zero`);
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().errors.page).toEqual(['Invalid page.']);
+    expect(bad.json().errors.page).toEqual([messages.server.invalidPage]);
   });
 
   it('marks the videos the viewer liked', async () => {

@@ -19,6 +19,9 @@ export default async function globalSetup() {
       DEMO_VIDEOS: process.env.E2E_DEMO_VIDEOS ?? '32',
       // Every test signs in from the same address; the limit itself is the API tests' business.
       AUTH_RATE_LIMIT: '1000',
+      // Every test is a new guest from 127.0.0.1: far more guest ids than one real address shows.
+      GUESTS_PER_ADDRESS: '100000',
+      GUEST_ACTIONS_PER_ADDRESS: '100000',
     },
   });
   process.env.E2E_BASE_URL = server.url;

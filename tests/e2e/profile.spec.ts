@@ -89,7 +89,7 @@ test.describe('profile', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/luna_vega$/);
 
     await page.getByRole('button', { name: 'Follow', exact: true }).click();
-    await expect(page).toHaveURL(/\/register$/);
+    await expect(page).toHaveURL(/\/register\/user$/);
   });
 
   test('a creator without links or videos says so', async ({ page }) => {

@@ -21,7 +21,7 @@ test.describe('wide screens and ads', () => {
 
     // A guest's follow goes to sign-up (spec §6).
     await right.getByRole('button', { name: 'Follow' }).click();
-    await expect(page).toHaveURL(/\/register$/);
+    await expect(page).toHaveURL(/\/register\/user$/);
     await page.goBack();
 
     // A recommended thumbnail opens the feed at that video.

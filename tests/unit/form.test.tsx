@@ -7,6 +7,7 @@ import { errorText, firstFieldError } from '../../src/api/errors';
 import { ApiError } from '../../src/api/http';
 import { loginSchema, messages, profilePasswordSchema, registerSchema } from '../../src/contract';
 import { resetDraftStoreForTests } from '../../src/offline/drafts';
+import { signIn } from '../../src/state/auth';
 import {
   ChipsField,
   Form,
@@ -234,6 +235,43 @@ describe('form kit', () => {
     expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
   });
 
+  it('forgets the guest’s draft of a sign-in form once it has signed in', async () => {
+    const draft = { key: 'login-signin-test', omit: ['password'] as const };
+    const first = render(
+      <LoginForm
+        draft={draft}
+        onSubmit={() => {
+          signIn({ access_token: 'token-1', user: { id: 7, type: 'user' } }, true);
+        }}
+      />,
+    );
+    await type('Email', 'signs.in@example.com');
+    await type('Password', 'secret-password');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 400)));
+    await submit();
+    expect(localStorage.getItem('shortcams.auth')).toContain('token-1');
+    first.unmount();
+
+    // Signed out again, the guest's login form starts empty.
+    localStorage.clear();
+    render(<LoginForm draft={draft} />);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+  });
+
+  it('does not bring back a draft that was sent before its write settled', async () => {
+    const draft = { key: 'quick-send-test', omit: ['password'] as const };
+    const first = render(<LoginForm draft={draft} />);
+    await type('Email', 'quick@example.com');
+    await type('Password', 'secret-password');
+    await submit();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 400)));
+    first.unmount();
+    render(<LoginForm draft={draft} />);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+  });
+
   it('adds chips with Enter or a comma, and refuses one with the check’s message', async () => {
     const tagsSchema = v.object({ tags: v.array(v.string()) });
     function Tags() {
@@ -272,6 +310,75 @@ describe('form kit', () => {
     expect(screen.getByText(messages.upload.tagDuplicate)).toBeTruthy();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Remove #neon' })));
     expect(screen.queryByRole('button', { name: 'Remove #neon' })).toBeNull();
+  });
+});
+
+describe('form kit for steppers and live checks', () => {
+  it("sets one field's message from outside the schema and leaves the others as they are", async () => {
+    function Username() {
+      const form = useForm({
+        schema: registerSchema,
+        initial: { type: 'model', username: '', name: '' },
+        onSubmit: () => undefined,
+      });
+      return (
+        <Form form={form}>
+          <TextField form={form} name="username" label="Username" autoCapitalize="off" />
+          <TextField form={form} name="name" label="Display name" />
+          <button type="button" onClick={() => form.validate(['name'])}>
+            Check name
+          </button>
+          <button type="button" onClick={() => form.setFieldError('username', messages.auth.usernameTaken)}>
+            Taken
+          </button>
+          <button type="button" onClick={() => form.setFieldError('username', undefined)}>
+            Free
+          </button>
+        </Form>
+      );
+    }
+    render(<Username />);
+    const click = (name: string) => act(async () => fireEvent.click(screen.getByRole('button', { name })));
+    await click('Check name');
+    await click('Taken');
+    expect(screen.getByText(messages.auth.usernameTaken)).toBeTruthy();
+    expect(screen.getByText(messages.auth.fillAllFields)).toBeTruthy();
+    expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Username').getAttribute('autocapitalize')).toBe('off');
+    await click('Free');
+    expect(screen.queryByText(messages.auth.usernameTaken)).toBeNull();
+    expect(screen.getByText(messages.auth.fillAllFields)).toBeTruthy();
+  });
+
+  it("lets a form's own submit replace the send (a step's Continue), and shows a busy button", async () => {
+    let sent = 0;
+    let continued = 0;
+    function Step({ busy }: { busy: boolean }) {
+      const form = useForm({
+        schema: loginSchema,
+        initial: { email: '', password: '' },
+        onSubmit: () => void sent++,
+      });
+      return (
+        <Form form={form} onSubmit={() => void continued++}>
+          <TextField form={form} name="email" label="Email" hint="We never share it." hintTone="good" />
+          <SubmitButton form={form} busy={busy}>
+            Continue
+          </SubmitButton>
+        </Form>
+      );
+    }
+    const view = render(<Step busy={false} />);
+    await submit('Continue');
+    expect(continued).toBe(1);
+    expect(sent).toBe(0);
+    // No messages either: the step decides what to check.
+    expect(screen.queryByText(messages.auth.loginFillAll)).toBeNull();
+    expect(screen.getByText('We never share it.').className).toContain('is-good');
+    view.rerender(<Step busy />);
+    const button = screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.getAttribute('aria-busy')).toBe('true');
   });
 });
 

@@ -1,4 +1,4 @@
-import { type CSSProperties, type KeyboardEvent, type ReactNode, useState } from 'react';
+import { type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
 import { CloseIcon, EyeIcon, EyeOffIcon } from '../icons';
 import type { FormApi, FormValues } from './useForm';
 import './form.css';
@@ -12,6 +12,8 @@ interface BaseProps<V extends FormValues, K> {
   label: ReactNode;
   /** A line under the field that stays, e.g. a rule or an availability answer. */
   hint?: ReactNode;
+  /** `good`: the hint is good news (an available username), drawn green. */
+  hintTone?: 'good';
   className?: string;
 }
 
@@ -25,6 +27,7 @@ function FieldFrame({
   id,
   label,
   hint,
+  hintTone,
   error,
   extra,
   className = '',
@@ -33,6 +36,7 @@ function FieldFrame({
   id: string;
   label: ReactNode;
   hint?: ReactNode;
+  hintTone?: 'good' | undefined;
   error?: string;
   extra?: ReactNode;
   className?: string;
@@ -48,7 +52,7 @@ function FieldFrame({
       </div>
       {children}
       {hint && (
-        <p id={`${id}-hint`} className="field-hint">
+        <p id={`${id}-hint`} className={`field-hint${hintTone === 'good' ? ' is-good' : ''}`}>
           {hint}
         </p>
       )}
@@ -66,9 +70,11 @@ export function TextField<V extends FormValues, K extends KeysOf<V, string>>({
   name,
   label,
   hint,
+  hintTone,
   className,
   type = 'text',
   autoComplete,
+  autoCapitalize,
   inputMode,
   placeholder,
   maxLength,
@@ -77,6 +83,8 @@ export function TextField<V extends FormValues, K extends KeysOf<V, string>>({
 }: BaseProps<V, K> & {
   type?: 'text' | 'email' | 'tel' | 'url' | 'search' | 'number';
   autoComplete?: string;
+  /** `off` for what is typed exactly (usernames, codes): no capital letter first, no spelling fixes. */
+  autoCapitalize?: 'off' | 'words' | 'sentences';
   inputMode?: 'text' | 'email' | 'tel' | 'url' | 'numeric' | 'decimal' | 'search';
   placeholder?: string;
   maxLength?: number;
@@ -86,8 +94,10 @@ export function TextField<V extends FormValues, K extends KeysOf<V, string>>({
   const id = form.fieldId(name);
   const error = form.errors[name];
   return (
-    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+    <FieldFrame id={id} label={label} hint={hint} hintTone={hintTone} error={error} className={className}>
       <input
+        autoCapitalize={autoCapitalize}
+        spellCheck={autoCapitalize === 'off' ? false : undefined}
         id={id}
         name={name}
         type={type}
@@ -587,11 +597,15 @@ export function SubmitButton<V extends FormValues>({
   form,
   children,
   className = '',
+  busy = false,
 }: {
   form: FormApi<V>;
   children: ReactNode;
   className?: string;
+  /** Work of the screen's own before the form is sent (a stepper's check on Continue): the same spinner. */
+  busy?: boolean;
 }) {
+  const waiting = form.submitting || busy;
   return (
     <>
       <div className="form-error-region" role="alert">
@@ -600,30 +614,49 @@ export function SubmitButton<V extends FormValues>({
       <button
         type="submit"
         className={`btn btn-primary form-submit ${className}`}
-        disabled={form.submitting}
-        aria-busy={form.submitting}
+        disabled={waiting}
+        aria-busy={waiting}
       >
-        {form.submitting && <span className="form-submit-spinner" aria-hidden="true" />}
+        {waiting && <span className="form-submit-spinner" aria-hidden="true" />}
         <span>{children}</span>
       </button>
     </>
   );
 }
 
-/** `<form>` bound to the kit: no browser validation bubbles (the contract's messages show instead). */
+/**
+ * `<form>` bound to the kit: no browser validation bubbles (the contract's messages show instead). `onSubmit`
+ * replaces the kit's send for a form that is not sent at every submit: a stepper's Enter on an early step
+ * means Continue, and only the last step calls `form.handleSubmit`.
+ */
 export function Form<V extends FormValues>({
   form,
   children,
   className = '',
+  onSubmit,
   'aria-label': ariaLabel,
+  'aria-labelledby': ariaLabelledBy,
 }: {
   form: FormApi<V>;
   children: ReactNode;
   className?: string;
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
   'aria-label'?: string;
+  'aria-labelledby'?: string;
 }) {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    if (!onSubmit) return void form.handleSubmit(event);
+    event.preventDefault();
+    onSubmit(event);
+  };
   return (
-    <form className={`form ${className}`} noValidate onSubmit={form.handleSubmit} aria-label={ariaLabel}>
+    <form
+      className={`form ${className}`}
+      noValidate
+      onSubmit={submit}
+      aria-label={ariaLabel}
+      aria-labelledby={ariaLabelledBy}
+    >
       {children}
     </form>
   );

@@ -43,6 +43,11 @@ export interface FormApi<V extends FormValues> {
   /** Shows messages found outside the schema (a taken username, a picture too big). */
   setErrors: (errors: FieldErrors<V>, formError?: string | null) => void;
   /**
+   * One field's message found outside the schema (undefined clears it), the others left as they are: for an
+   * answer that arrives while the person types (a username's availability).
+   */
+  setFieldError: (name: keyof V & string, message: string | undefined) => void;
+  /**
    * Checks the named fields only (a stepper's current step) and shows their messages; true when they are
    * valid. Without names, the whole form.
    */
@@ -130,12 +135,16 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
   );
 
   // The draft: read once (what was typed before wins only while nothing new has been typed), written after
-  // each change settles.
+  // each change settles. Its owner is whoever was signed in when the form opened: a sign-in form that
+  // succeeds must forget the guest's draft, not look for one under the account it just signed in.
   const draftKey = options.draft?.key;
+  const storeKey = useMemo(() => (draftKey ? draftKeyOf(draftKey) : undefined), [draftKey]);
+  const storeKeyRef = useRef(storeKey);
+  storeKeyRef.current = storeKey;
   useEffect(() => {
-    if (!draftKey) return;
+    if (!storeKey) return;
     let cancelled = false;
-    readDraft(draftKeyOf(draftKey))
+    readDraft(storeKey)
       .then((stored) => {
         if (cancelled || !stored || touched.current) return;
         const known = Object.fromEntries(
@@ -147,17 +156,18 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
     return () => {
       cancelled = true;
     };
-  }, [draftKey]);
+  }, [storeKey]);
 
+  const draftTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
-    if (!draftKey || !touched.current) return;
-    const timer = setTimeout(() => {
+    if (!storeKey || !touched.current) return;
+    draftTimer.current = setTimeout(() => {
       const omit = new Set<string>(latest.current.draft?.omit ?? []);
       const kept = Object.fromEntries(Object.entries(values).filter(([key]) => !omit.has(key)));
-      void writeDraft(draftKeyOf(draftKey), kept).catch(() => undefined);
+      void writeDraft(storeKey, kept).catch(() => undefined);
     }, 300);
-    return () => clearTimeout(timer);
-  }, [draftKey, values]);
+    return () => clearTimeout(draftTimer.current);
+  }, [storeKey, values]);
 
   const revalidate = useCallback(
     (next: V, changed: readonly string[]) => {
@@ -247,8 +257,10 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
       setSubmitting(true);
       try {
         await latest.current.onSubmit(result.output, snapshot);
-        const key = latest.current.draft?.key;
-        if (key) await deleteDraft(draftKeyOf(key)).catch(() => undefined);
+        // A write still waiting (typed, then sent at once) would bring the sent draft back.
+        clearTimeout(draftTimer.current);
+        const key = storeKeyRef.current;
+        if (key) await deleteDraft(key).catch(() => undefined);
       } catch (error) {
         latest.current.onError?.(error);
         if (error instanceof ApiError && error.status === 422 && error.errors) {
@@ -274,6 +286,12 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
     setFormError(nextFormError);
   }, []);
 
+  const setFieldError = useCallback((name: keyof V & string, message: string | undefined) => {
+    if (message) fromServer.current.add(name);
+    else fromServer.current.delete(name);
+    setErrorsState((current) => ({ ...current, [name]: message }));
+  }, []);
+
   const reset = useCallback((next?: V) => {
     live.current = new Set();
     fromServer.current.clear();
@@ -283,8 +301,9 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
     setValuesState(fresh);
     setErrorsState({});
     setFormError(null);
-    const key = latest.current.draft?.key;
-    if (key) void deleteDraft(draftKeyOf(key)).catch(() => undefined);
+    clearTimeout(draftTimer.current);
+    const key = storeKeyRef.current;
+    if (key) void deleteDraft(key).catch(() => undefined);
   }, []);
 
   return useMemo(
@@ -297,6 +316,7 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
       setValue,
       setValues,
       setErrors,
+      setFieldError,
       validate,
       handleSubmit,
       reset,
@@ -311,6 +331,7 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
       setValue,
       setValues,
       setErrors,
+      setFieldError,
       validate,
       handleSubmit,
       reset,

@@ -1,6 +1,7 @@
 // Building blocks every video list shares: filters from the query, per-viewer flags, cursors, links.next.
 import { and, eq, exists, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import * as v from 'valibot';
+import { MAX_ID } from '../../src/contract/common';
 import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
@@ -12,10 +13,16 @@ import { notGeoBlocked, publicVideo } from './visibility';
 
 export type VideoRow = typeof t.videos.$inferSelect;
 
-/** Largest serial id; anything above it in a cursor was not made by us. */
-export const MAX_ID = 2_147_483_647;
+export const invalidCursor = () =>
+  new HttpError(422, messages.server.invalidCursor, { cursor: [messages.server.invalidCursor] });
 
-export const invalidCursor = () => new HttpError(422, 'Invalid cursor.', { cursor: ['Invalid cursor.'] });
+/**
+ * The times a cursor may carry (ms): years 1 to 9999. PostgreSQL reads no other ISO form (a JS Date beyond
+ * them prints `+275760-…`), so anything outside was not made by us.
+ */
+const FIRST_TIME = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+const cursorTime = v.pipe(v.number(), v.integer(), v.minValue(FIRST_TIME), v.maxValue(LAST_TIME));
 
 /** Creator gender letters, comma joined ("m", "t", "m,t"). */
 export function genderFilter(gender: string | undefined): SQL | undefined {
@@ -90,8 +97,8 @@ export function decodeCursor<S extends v.GenericSchema>(
   if (raw === undefined) return undefined;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    // PostgreSQL text cannot hold U+0000; JSON.stringify shows it as the escape \u0000.
-    if (JSON.stringify(parsed).includes('\\u0000')) throw invalidCursor();
+    // PostgreSQL text cannot hold U+0000 nor a lone surrogate; JSON.stringify escapes both, and only them.
+    if (/\\u(?:0000|d[89a-f])/i.test(JSON.stringify(parsed))) throw invalidCursor();
     return v.parse(schema, parsed);
   } catch {
     throw invalidCursor();
@@ -133,7 +140,7 @@ export function pageOffset(query: PageQuery, perPage: number, lead = 0): number 
  * far (sorted, delta-encoded in base 36).
  */
 const rankCursorSchema = v.object({
-  at: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(8.64e15)),
+  at: cursorTime,
   seen: v.pipe(v.string(), v.regex(/^[0-9a-z]*(\.[0-9a-z]+)*$/), v.maxLength(15_000)),
 });
 
@@ -200,7 +207,7 @@ export async function rankedSessionPage(
 
 /** Keyset position in a newest-first list: publish time (ms) and id of the last video served. */
 export const chronoCursorSchema = v.object({
-  p: v.pipe(v.number(), v.integer(), v.minValue(-8.64e15), v.maxValue(8.64e15)),
+  p: cursorTime,
   i: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_ID)),
 });
 

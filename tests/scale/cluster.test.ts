@@ -1,0 +1,317 @@
+// The README's "Scaling past one machine", run on loopback: PostgreSQL, Redis, an S3 stand-in, two API
+// nodes (RUN_WORKERS=false), one worker node and nginx in front. It shows that a tus upload whose PATCHes
+// alternate between the API nodes completes although one node is killed half-way; that rate-limit counts
+// are shared by the nodes; that 200 connections of mixed reads and writes through nginx for 60 s get no
+// error; and that a worker killed with -9 mid-transcode finishes the video after its restart. The figures
+// are printed at the end (lines starting with [scale]).
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../server/auth/tokens';
+import { loadConfig } from '../../server/config';
+import { type Database, openDatabase } from '../../server/db/client';
+import * as t from '../../server/db/schema';
+import { makeClip } from '../api/media-fixtures';
+import {
+  type Node,
+  query,
+  randomKey,
+  type Service,
+  startNginx,
+  startNode,
+  startPostgres,
+  startRedis,
+  startS3,
+} from './services';
+
+const LOAD_SECONDS = Number(process.env.SCALE_LOAD_SECONDS ?? 60);
+const LOAD_CONNECTIONS = 200;
+const figures: string[] = [];
+const figure = (line: string) => {
+  figures.push(line);
+  console.log(`[scale] ${line}`);
+};
+
+let postgres: Service & { url: string };
+let redis: Service & { url: string };
+let s3: Awaited<ReturnType<typeof startS3>>;
+let env: Record<string, string>;
+let apiA: Node;
+let apiB: Node;
+let worker: Node;
+let nginx: Service & { url: string };
+let database: Database;
+let auth: Record<string, string>;
+let work: string;
+const videoIds: number[] = [];
+let uploadedVideo = 0;
+
+const apiEnv = () => ({ ...env, RUN_WORKERS: 'false' });
+
+beforeAll(async () => {
+  work = await fs.mkdtemp(path.join(os.tmpdir(), 'shortcams-cluster-'));
+  [postgres, redis, s3] = await Promise.all([startPostgres(), startRedis(), startS3()]);
+  env = {
+    DATABASE_URL: postgres.url,
+    REDIS_URL: redis.url,
+    ...s3.env,
+    // nginx on this machine is the only proxy; it replaces X-Forwarded-For with the client's address.
+    TRUST_PROXY: 'loopback',
+    MEDIA_STALE_SECONDS: '3',
+    CHECK_USERNAME_RATE_LIMIT: '6',
+    // The load below comes from one address (this test): the per-address guest limits would stop it.
+    GUESTS_PER_ADDRESS: '1000000',
+    GUEST_ACTIONS_PER_ADDRESS: '1000000',
+  };
+  // One after the other: each node runs the migrations (under an advisory lock) on start.
+  apiA = await startNode('api-a', apiEnv());
+  apiB = await startNode('api-b', apiEnv());
+  worker = await startNode('worker', env);
+  nginx = await startNginx([apiA.port, apiB.port]);
+
+  database = await openDatabase({ ...loadConfig({}), databaseUrl: postgres.url });
+  const [creator] = await database.db
+    .insert(t.users)
+    .values({
+      type: 'model',
+      name: 'Scale Creator',
+      username: `scale_${randomKey()}`,
+      slug: `scale_${randomKey()}`,
+      email: `scale.${randomKey()}@example.test`,
+      passwordHash: 'x',
+      verificationStatus: 'approved',
+    })
+    .returning();
+  if (!creator) throw new Error('no creator');
+  auth = { authorization: `Bearer ${await issueAccessToken(database.db, creator.id, false)}` };
+  // Published videos for the reads and writes of the load (their media is not what the load reads).
+  const rows = await database.db
+    .insert(t.videos)
+    .values(
+      Array.from({ length: 40 }, (_, i) => ({
+        userId: creator.id,
+        slug: `clip-${i}`,
+        title: `Clip ${i}`,
+        status: 'approved' as const,
+        durationSeconds: 8,
+        playlistPath: `videos/load-${i}/master.m3u8`,
+        thumbnailPath: `videos/load-${i}/thumb.jpg`,
+        publishAt: new Date(Date.now() - i * 60_000),
+      })),
+    )
+    .returning({ id: t.videos.id });
+  videoIds.push(...rows.map((r) => r.id));
+}, 900_000);
+
+afterAll(async () => {
+  console.log(`\n[scale] figures\n${figures.map((f) => `[scale]   ${f}`).join('\n')}`);
+  await database?.close();
+  for (const service of [nginx, apiA, apiB, worker]) await service?.stop().catch(() => {});
+  await Promise.all([redis?.stop(), s3?.stop(), postgres?.stop()]);
+  await fs.rm(work, { recursive: true, force: true });
+}, 120_000);
+
+const tus = (extra: Record<string, string> = {}) => ({ ...auth, 'Tus-Resumable': '1.0.0', ...extra });
+
+async function statusOf(videoId: number) {
+  const [row] = await query<{ status: string; status_reason: string | null }>(
+    postgres.url,
+    'select status, status_reason from videos where id = $1',
+    [videoId],
+  );
+  return row;
+}
+
+async function waitForStatus(videoId: number, wanted: string, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await statusOf(videoId);
+    if (row?.status === wanted) return;
+    if (row?.status === 'error' || Date.now() > until)
+      throw new Error(`video ${videoId} is ${row?.status} (${row?.status_reason}), not ${wanted}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a scaled-out deployment', () => {
+  it('completes a tus upload whose PATCHes alternate between the nodes, one node killed half-way', async () => {
+    // 20 s of 720p: long enough a transcode for the worker to be killed in the middle of it; high quality,
+    // so that the file spans several PATCHes of a whole S3 part each.
+    const file = await makeClip(work, 'upload.mp4', { width: 1280, height: 720, seconds: 20, crf: 8 });
+    const bytes = await fs.readFile(file);
+    const started = performance.now();
+    const created = await fetch(`${apiA.url}/v1/uploads`, {
+      method: 'POST',
+      headers: tus({ 'Upload-Length': String(bytes.length) }),
+    });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location') as string;
+    // S3's smallest part (5 MiB): each PATCH is stored as whole parts, so what a node acknowledged survives
+    // the node. (@tus/s3-store keeps a smaller PATCH as one ".part" object that each PATCH rewrites: a node
+    // lost mid-PATCH loses it, and the client resumes from the last whole part.)
+    const chunk = 5 * 1024 * 1024;
+    expect(bytes.length).toBeGreaterThan(3 * chunk);
+    const log: string[] = [];
+    let offset = 0;
+    let patches = 0;
+    let killedAt = -1;
+    let response: Response | undefined;
+    while (offset < bytes.length) {
+      const node = patches % 2 === 0 ? apiA : apiB;
+      const body = bytes.subarray(offset, Math.min(offset + chunk, bytes.length));
+      patches++;
+      // The first PATCH to api-b past half of the file.
+      if (node === apiB && killedAt < 0 && offset >= bytes.length / 2) {
+        // Half of this PATCH reaches B, then B dies: a machine lost mid-request.
+        killedAt = offset;
+        const stream = new ReadableStream<Uint8Array>({
+          async start(controller) {
+            controller.enqueue(body.subarray(0, body.length / 2));
+            await new Promise((r) => setTimeout(r, 500));
+            await apiB.crash();
+            controller.close();
+          },
+        });
+        const lost = await fetch(`${apiB.url}${location}`, {
+          method: 'PATCH',
+          headers: tus({
+            'Upload-Offset': String(offset),
+            'Content-Type': 'application/offset+octet-stream',
+          }),
+          body: stream,
+          duplex: 'half',
+        } as RequestInit).catch((err: Error) => err);
+        log.push(
+          `PATCH ${patches} to api-b killed mid-request (${lost instanceof Error ? 'no answer' : lost.status})`,
+        );
+        // The client asks the surviving node where to resume, as tus-js-client does after an error.
+        const head = await fetch(`${apiA.url}${location}`, { method: 'HEAD', headers: tus() });
+        expect(head.status).toBe(200);
+        offset = Number(head.headers.get('upload-offset'));
+        log.push(`HEAD on api-a: resume at ${offset} of ${bytes.length}`);
+        // Nothing a node acknowledged is lost with the other node.
+        expect(offset).toBe(killedAt);
+        continue;
+      }
+      const target = killedAt < 0 ? node : apiA;
+      response = await fetch(`${target.url}${location}`, {
+        method: 'PATCH',
+        headers: tus({ 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }),
+        body,
+      });
+      expect(response.status, await response.clone().text()).toBe(204);
+      offset = Number(response.headers.get('upload-offset'));
+      log.push(`PATCH ${patches} to ${target.name}: offset ${offset}`);
+    }
+    uploadedVideo = Number(response?.headers.get('video-id'));
+    expect(uploadedVideo).toBeGreaterThan(0);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    figure(
+      `tus upload of ${(bytes.length / 1e6).toFixed(1)} MB in ${patches} PATCHes alternating api-a/api-b, api-b ` +
+        `killed mid-PATCH at byte ${killedAt}, resumed on api-a at byte ${killedAt}: complete in ${seconds} s, ` +
+        `video ${uploadedVideo}`,
+    );
+    for (const line of log) console.log(`[scale]   ${line}`);
+    // The killed node comes back on its address: the API nodes hold nothing of their own.
+    apiB = await startNode('api-b', apiEnv(), apiB.port);
+  });
+
+  it('finishes the video after its worker is killed with -9 mid-transcode and restarted', async () => {
+    expect(uploadedVideo).toBeGreaterThan(0);
+    await waitForStatus(uploadedVideo, 'processing', 120_000);
+    // Let ffmpeg get going on the ladder.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await statusOf(uploadedVideo))?.status).toBe('processing');
+    await worker.crash();
+    const killed = performance.now();
+    figure(`worker killed with -9 while video ${uploadedVideo} was processing`);
+    worker = await startNode('worker', env);
+    await waitForStatus(uploadedVideo, 'approved', 240_000);
+    figure(
+      `video ${uploadedVideo} approved ${((performance.now() - killed) / 1000).toFixed(1)} s after the kill`,
+    );
+    const [video] = await query<{ playlist_path: string }>(
+      postgres.url,
+      'select playlist_path from videos where id = $1',
+      [uploadedVideo],
+    );
+    const master = await fetch(`${nginx.url}/media/${video?.playlist_path}`);
+    expect(master.status).toBe(200);
+    expect(await master.text()).toContain('#EXT-X-STREAM-INF');
+  });
+
+  it('shares rate-limit counts between the nodes (Redis)', async () => {
+    const statuses: string[] = [];
+    for (const node of [apiA, apiB, apiA, apiB, apiA, apiB, apiA, apiB]) {
+      const res = await fetch(`${node.url}/v1/check-username`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'shared_limit' }),
+      });
+      statuses.push(`${node.name}:${res.status}`);
+    }
+    expect(statuses.map((s) => s.split(':')[1])).toEqual([
+      '200',
+      '200',
+      '200',
+      '200',
+      '200',
+      '200',
+      '429',
+      '429',
+    ]);
+    figure(`check-username limit 6 per address, counted across both nodes: ${statuses.join(' ')}`);
+  });
+
+  it(`answers ${LOAD_CONNECTIONS} connections of mixed reads and writes through nginx for ${LOAD_SECONDS} s without an error`, async () => {
+    const guests = Array.from({ length: 500 }, (_, i) => `load-guest-${i}-${randomKey()}`);
+    const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)] as T;
+    const json = { 'content-type': 'application/json' };
+    const result = await autocannon({
+      url: nginx.url,
+      connections: LOAD_CONNECTIONS,
+      duration: LOAD_SECONDS,
+      timeout: 30,
+      requests: [
+        { method: 'GET', path: '/v1/videos?per_page=10' },
+        { method: 'GET', path: '/v1/sidebar/left' },
+        {
+          method: 'POST',
+          path: '/v1/video-view',
+          headers: json,
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ video_id: pick(videoIds), guest_id: pick(guests) }),
+          }),
+        },
+        { method: 'GET', path: '/v1/discover' },
+        {
+          method: 'POST',
+          path: '/v1/video-like',
+          headers: json,
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({
+              video_id: pick(videoIds),
+              guest_id: pick(guests),
+              type: pick(['add', 'remove']),
+            }),
+          }),
+        },
+        { method: 'GET', path: `/v1/tags/video-rating/unrated` },
+      ],
+    });
+    figure(
+      `load: ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s through nginx to 2 API nodes: ` +
+        `${result.requests.total} requests (${result.requests.average.toFixed(0)}/s), ` +
+        `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
+        `errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`,
+    );
+    expect(result.requests.total).toBeGreaterThan(0);
+    expect(result.errors).toBe(0);
+    expect(result.timeouts).toBe(0);
+    expect(result.non2xx).toBe(0);
+  });
+});
