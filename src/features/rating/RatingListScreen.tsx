@@ -40,7 +40,9 @@ function RatingList({ type }: { type: RatingListType }) {
   // history entry, so nothing else resets the scroll; left at the end, it would load page 2 at once).
   const pages = useVideoPages(ratingListPath(type));
   // biome-ignore lint/correctness/useExhaustiveDependencies: `type` is the trigger.
-  useEffect(() => window.scrollTo(0, 0), [type]);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [type]);
 
   return (
     <div className="rating-screen">
