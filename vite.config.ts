@@ -94,10 +94,10 @@ export default defineConfig({
             {
               // App modules the entry itself imports (state, device stores, the API client, shell icons). Only
               // those ($initial): a module of these folders that only lazily loaded screens import stays with
-              // them. The own profile (state of the account screens) and the upload queue load with the screens
-              // that use them: in here they would drag their code into the first load of every page.
+              // them. The own profile, the gender preference (state of the account screens) and the upload queue
+              // load with the screens that use them: in here they would drag their code into the first load.
               name: 'shell',
-              test: /[\\/]src[\\/](?:state[\\/](?!ownProfile\.)|(?:offline(?![\\/]uploads[\\/])|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.])/,
+              test: /[\\/]src[\\/](?:state[\\/](?!ownProfile\.|genderPreference\.)|(?:offline(?![\\/]uploads[\\/])|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.])/,
               tags: ['$initial'],
             },
           ],

@@ -17,6 +17,7 @@ import {
   profileGenderSchema,
   profileLinksSchema,
   profilePasswordSchema,
+  profilePreferenceSchema,
   profileUpdateResponseSchema,
 } from '../../src/contract';
 import { hashPassword } from '../auth/password';
@@ -206,6 +207,18 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
       return answer(p.photoUpdated, target.id);
     }
 
+    if (has(body, 'preference')) {
+      const input = parse(profilePreferenceSchema, body);
+      const target = await targetOf(deps, actor, input.user_id);
+      // What the account likes to watch is the viewer's own business, never a studio's.
+      if (target.id !== actor.id) throw forbidden();
+      await db
+        .update(t.users)
+        .set({ preference: input.preference, updatedAt: new Date() })
+        .where(eq(t.users.id, target.id));
+      return answer(p.preferenceSaved, target.id);
+    }
+
     const detailKeys = ['name', 'username', 'description', 'phone_number'];
     if (has(body, 'gender') && !detailKeys.some((k) => has(body, k))) {
       const input = parse(profileGenderSchema, body);
@@ -287,6 +300,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
         profileLinksSchema,
         profilePasswordSchema,
         profileColorSchema,
+        profilePreferenceSchema,
         profileGenderSchema,
         profileDetailsSchema,
       ]),
@@ -303,8 +317,9 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
       description:
         'One form per request, told apart by its fields, in this order: `links` (add or delete, creators ' +
         'only; a URL without scheme gets https://, a link without name its host); `password` with ' +
-        '`password_confirmation` (own account only, never a member’s); `color` (channels only); `gender` ' +
-        'alone; else any of `name`, `username`, `description`, `phone_number` (all but `name` for creators ' +
+        '`password_confirmation` (own account only, never a member’s); `color` (channels only); ' +
+        '`preference` (the genders the account watches: `m`, `t` or `m,t`, any order accepted, stored in ' +
+        'that order; own account only, any type); `gender` alone; else any of `name`, `username`, `description`, `phone_number` (all but `name` for creators ' +
         `only; a taken username is 422 \`${messages.auth.usernameTaken}\`). Nothing of these: 422 ` +
         `\`${p.nothingToUpdate}\`. A multipart form with \`profile_photo\` and/or \`profile_cover\` ` +
         `changes the images (creators only; PNG or JPEG up to ${formatBytes(IMAGE_MAX_BYTES)}, re-encoded ` +

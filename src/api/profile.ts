@@ -1,5 +1,6 @@
 import {
   followingModelsResponseSchema,
+  type GenderPreference,
   type OwnProfile,
   ownProfileResponseSchema,
   type ProfileDetailsInput,
@@ -29,6 +30,20 @@ export function updateProfile(
     schema: profileUpdateResponseSchema,
     signal,
     loginOn: [403],
+  });
+}
+
+/**
+ * POST /v1/profile `{preference}`: the genders the account watches, so another device follows. A background
+ * save: no redirect to /login when it fails, the device keeps the choice either way.
+ */
+export function savePreference(preference: GenderPreference, signal?: AbortSignal) {
+  return apiFetch('/v1/profile', {
+    method: 'POST',
+    body: { preference },
+    schema: profileUpdateResponseSchema,
+    signal,
+    timeoutMs: 15_000,
   });
 }
 

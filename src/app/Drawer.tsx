@@ -3,6 +3,7 @@ import { type ComponentType, type ReactNode, useEffect, useRef, useState } from 
 import { Link } from 'react-router';
 import { logOut } from '../api/auth';
 import { trackEvent } from '../api/tracking';
+import { APP_VERSION, LIVE_CAMS_URL, RTA_URL, SOCIAL_URL, WEBCAM_REVIEWS_URL } from '../config';
 import { authAtom } from '../state/auth';
 import { installPromptAtom, isIos, isStandalone } from '../state/install';
 import {
@@ -21,7 +22,6 @@ import {
   UserIcon,
 } from '../ui/icons';
 import { SignupSheet } from '../ui/SignupSheet';
-import { APP_VERSION, LIVE_CAMS_URL, RTA_URL, SOCIAL_URL, WEBCAM_REVIEWS_URL } from './config';
 import './drawer.css';
 
 /** Spec §2 footer: the static pages, in this order. */

@@ -2,7 +2,6 @@ import { lazy, Suspense } from 'react';
 import { type RouteObject, useLocation, useNavigationType, useRoutes } from 'react-router';
 import { backgroundOf, NavigationTypeContext } from '../state/panel';
 import { AppLayout } from './layout';
-import type { ScreenTitle } from './PlaceholderScreen';
 import { ProfilePanel } from './ProfilePanel';
 import { RequireAuth } from './RequireAuth';
 
@@ -19,9 +18,6 @@ const PageScreen = lazy(() =>
 );
 const NotFound = lazy(() => import('./not-found').then((m) => ({ default: m.NotFound })));
 const FeedScreen = lazy(() => import('../features/feed/FeedScreen').then((m) => ({ default: m.FeedScreen })));
-const PlaceholderScreen = lazy(() =>
-  import('./PlaceholderScreen').then((m) => ({ default: m.PlaceholderScreen })),
-);
 const DiscoverScreen = lazy(() => loadDiscover().then((m) => ({ default: m.DiscoverScreen })));
 const StudioScreen = lazy(() =>
   import('../features/studio/StudioScreen').then((m) => ({ default: m.StudioScreen })),
@@ -50,6 +46,25 @@ const ForgotPasswordScreen = lazy(() =>
 const AccountScreen = lazy(() =>
   import('../features/account/AccountScreen').then((m) => ({ default: m.AccountScreen })),
 );
+// Screens that open one after the other share a chunk and one loader (each import site costs the shell).
+const loadSettings = () => import('../features/settings');
+const SettingsScreen = lazy(() => loadSettings().then((m) => ({ default: m.SettingsScreen })));
+const DetailsScreen = lazy(() => loadSettings().then((m) => ({ default: m.DetailsScreen })));
+const GenderScreen = lazy(() => loadSettings().then((m) => ({ default: m.GenderScreen })));
+const PasswordScreen = lazy(() => loadSettings().then((m) => ({ default: m.PasswordScreen })));
+const ChannelColorScreen = lazy(() => loadSettings().then((m) => ({ default: m.ChannelColorScreen })));
+const loadSupport = () => import('../features/support');
+const SupportScreen = lazy(() => loadSupport().then((m) => ({ default: m.SupportScreen })));
+const HelpScreen = lazy(() => loadSupport().then((m) => ({ default: m.HelpScreen })));
+const FollowingScreen = lazy(() =>
+  import('../features/following/FollowingScreen').then((m) => ({ default: m.FollowingScreen })),
+);
+const RatingListScreen = lazy(() =>
+  import('../features/rating/RatingListScreen').then((m) => ({ default: m.RatingListScreen })),
+);
+const ChannelsScreen = lazy(() =>
+  import('../features/channels/ChannelsScreen').then((m) => ({ default: m.ChannelsScreen })),
+);
 
 /**
  * The two screens most visits open (the home feed, and discover from a home-screen shortcut or a link):
@@ -69,11 +84,6 @@ const UploadScreen = lazy(() =>
 const UploadQueueSection = lazy(() =>
   import('../features/upload/UploadQueueSection').then((m) => ({ default: m.UploadQueueSection })),
 );
-
-const placeholder = (path: string, title: ScreenTitle): RouteObject => ({
-  path,
-  element: <PlaceholderScreen title={title} />,
-});
 
 /** Behind the login wrapper (spec §2): without a token and user id, /login instead. */
 const members = (route: RouteObject): RouteObject => ({
@@ -120,7 +130,7 @@ export const routes: RouteObject[] = [
           { path: 'login/:token', element: <LoginLinkScreen /> },
           { path: 'forgot-password', element: <ForgotPasswordScreen /> },
 
-          placeholder('channels', 'Channels'),
+          { path: 'channels', element: <ChannelsScreen /> },
           // Guests get the creator promo here rather than the login wall.
           {
             path: 'upload',
@@ -141,25 +151,23 @@ export const routes: RouteObject[] = [
               </AccountScreen>
             ),
           }),
-          members(placeholder('account/settings', 'Settings')),
-          members(placeholder('account/settings/details', 'Details')),
-          members(placeholder('account/settings/gender', 'Sex')),
-          members(placeholder('account/settings/password', 'Password')),
-          members(placeholder('account/settings/channel-color', 'Channel color')),
+          members({ path: 'account/settings', element: <SettingsScreen /> }),
+          members({ path: 'account/settings/details', element: <DetailsScreen /> }),
+          members({ path: 'account/settings/gender', element: <GenderScreen /> }),
+          members({ path: 'account/settings/password', element: <PasswordScreen /> }),
+          members({ path: 'account/settings/channel-color', element: <ChannelColorScreen /> }),
           members({ path: 'account/settings/studio', element: <StudioScreen /> }),
           members({ path: 'account/settings/geo-blocking', element: <GeoBlockingScreen /> }),
           members({ path: 'account/settings/validation', element: <ValidationScreen /> }),
           members({ path: 'join-studio', element: <StudioScreen /> }),
-          members(placeholder('account/following', 'Following')),
+          members({ path: 'account/following', element: <FollowingScreen /> }),
           members({ path: 'account/stats', element: <StatsScreen /> }),
-          members(placeholder('account/help', 'Help')),
+          members({ path: 'account/help', element: <HelpScreen /> }),
 
           feed('videos-rating/feed', 'rating'),
-          placeholder('videos-rating/:type', ({ type }) =>
-            type === 'rated' ? 'Rated videos' : 'Unrated videos',
-          ),
+          { path: 'videos-rating/:type', element: <RatingListScreen /> },
 
-          placeholder('support', 'User details'),
+          { path: 'support', element: <SupportScreen /> },
           { path: 'page/:slug', element: <PageScreen /> },
 
           // Profiles last among the dynamic first segments: every reserved word above is static and wins.

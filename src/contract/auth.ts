@@ -177,3 +177,5 @@ export const contactSchema = v.object({
   ),
 });
 export type ContactInput = v.InferOutput<typeof contactSchema>;
+/** POST /v1/contact answers 201 `{message: 'Message sent.'}`. */
+export const contactResponseSchema = v.object({ message: v.string() });

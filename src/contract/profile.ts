@@ -91,6 +91,28 @@ export const profileGenderSchema = v.object({
   gender: v.picklist(genderSchema.options, messages.auth.invalidGender),
 });
 
+/** The genders a viewer wants to see (spec §3 preferencesCategory): 'm', 't' or both, comma-joined. */
+export const GENDER_PREFERENCES = ['m', 't', 'm,t'] as const;
+export type GenderPreference = (typeof GENDER_PREFERENCES)[number];
+
+const genderOrder = ['m', 't'] as const;
+
+/** Any order and repeats accepted ('t,m'), always stored as one of GENDER_PREFERENCES. */
+export const genderPreferenceSchema = v.pipe(
+  v.string(p.invalidPreference),
+  v.maxLength(16, p.invalidPreference),
+  v.regex(/^[mt](,[mt])*$/, p.invalidPreference),
+  v.transform(
+    (value) => genderOrder.filter((g) => value.split(',').includes(g)).join(',') as GenderPreference,
+  ),
+);
+
+/** POST /v1/profile `{preference}`: what the account's home and discover show, followed by every device. */
+export const profilePreferenceSchema = v.object({
+  ...userIdField,
+  preference: genderPreferenceSchema,
+});
+
 /** POST /v1/profile `{password, password_confirmation}` */
 export const profilePasswordSchema = v.pipe(
   v.object({

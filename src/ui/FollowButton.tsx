@@ -23,12 +23,18 @@ export function FollowButton({
   onChange,
   guest,
   className = '',
+  action = false,
 }: {
   creator: { id: number; isFollowing: boolean; type?: UserType };
   onChange: (change: FollowChange) => void;
   /** Defaults to the signed-in state. */
   guest?: boolean;
   className?: string;
+  /**
+   * Name the action rather than the state (spec §4: 'Unfollow' in the following list): Follow / Unfollow,
+   * a plain button, where the profile's Follow / Following is a toggle (aria-pressed).
+   */
+  action?: boolean;
 }) {
   const auth = useAtomValue(authAtom);
   const navigate = useNavigate();
@@ -62,10 +68,10 @@ export function FollowButton({
     <button
       type="button"
       className={`btn follow-button ${creator.isFollowing ? 'btn-ghost is-following' : 'btn-primary'} ${className}`}
-      aria-pressed={creator.isFollowing}
+      aria-pressed={action ? undefined : creator.isFollowing}
       onClick={toggle}
     >
-      {creator.isFollowing ? 'Following' : 'Follow'}
+      {creator.isFollowing ? (action ? 'Unfollow' : 'Following') : 'Follow'}
     </button>
   );
 }

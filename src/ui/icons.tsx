@@ -3,7 +3,7 @@ import type { SVGProps } from 'react';
 // Inline icons keep the shell free of an icon font request; all are decorative, the label sits beside them.
 export type IconProps = SVGProps<SVGSVGElement>;
 
-/** The frame of every icon, here and in more-icons.tsx. */
+/** The frame of every stroke icon, here and in more-icons.tsx; `fill="currentColor" stroke="none"` for a filled mark. */
 export function Svg({ children, ...props }: IconProps) {
   return (
     <svg

@@ -271,6 +271,26 @@ describe('POST /v1/profile details, gender, password, colour', () => {
     expect(untouched?.color).toBe('#ff0066');
   });
 
+  it('keeps the gender preference on the account for every type; normalised, validated, own account only', async () => {
+    for (const who of ['viewer', 'owner', 'channel'] as const) {
+      const res = await update(who, { preference: 't' });
+      expect(res.statusCode, who).toBe(200);
+      expect(res.json()).toMatchObject({ message: p.preferenceSaved, user: { preference: 't' } });
+    }
+    // Another device signing in reads it from GET /v1/profile.
+    expect((await update('viewer', { preference: 't,m' })).json().user.preference).toBe('m,t');
+    const read = await ctx.app.inject({ method: 'GET', url: '/v1/profile', headers: auth('viewer') });
+    expect(v.parse(ownProfileResponseSchema, read.json()).data.preference).toBe('m,t');
+    for (const bad of ['', 'x', 'm;t', 'male', 'm,'.repeat(20), 7]) {
+      expect422(await update('viewer', { preference: bad }), 'preference', p.invalidPreference);
+    }
+    expect((await update('guest', { preference: 'm' })).statusCode).toBe(401);
+    // A manager runs a member's profile, not what the member likes to watch.
+    expect((await update('manager', { preference: 'm', user_id: ownerId })).statusCode).toBe(403);
+    const [owner] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, ownerId));
+    expect(owner?.preference).toBe('t');
+  });
+
   it('422 when nothing is sent', async () => {
     expect((await update('owner', {})).statusCode).toBe(422);
   });

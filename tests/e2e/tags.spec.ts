@@ -23,8 +23,12 @@ test.describe('tag grid', () => {
     // Spec §2: 3 columns on phones, 5 on wider screens; each tile says its length and views.
     const wide = (page.viewportSize()?.width ?? 0) >= 900;
     expect(await columns(page)).toBe(wide ? 5 : 3);
-    await expect(tiles.first().locator('.video-tile-duration')).toHaveText(/^\d\d:\d\d$/);
-    await expect(tiles.first().locator('.video-tile-counts')).toHaveText(/^\s*\d+(\.\d)?[KM]?$/);
+    await expect(grid(page).getByRole('listitem').first().locator('.video-tile-duration')).toHaveText(
+      /^\d\d:\d\d$/,
+    );
+    await expect(grid(page).getByRole('listitem').first().locator('.video-tile-counts')).toHaveText(
+      /^\s*\d+(\.\d)?[KM]?$/,
+    );
     if (!wide && api.data.length >= 4) {
       const boxes = await Promise.all([0, 1, 2, 3].map(async (i) => tiles.nth(i).boundingBox()));
       expect(boxes[1]?.y).toBe(boxes[0]?.y);

@@ -1,7 +1,8 @@
 import { useAtom } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { fetchTags } from '../../api/videos';
-import type { Tag } from '../../contract';
+import type { GenderPreference, Tag } from '../../contract';
+import { genderPreferenceAtom } from '../../state/genderPreference';
 import { preferenceAutoscrollAtom, preferenceSelectedTagsAtom } from '../../state/preferences';
 import '../../ui/form/form.css';
 import { Sheet } from '../../ui/Sheet';
@@ -10,8 +11,23 @@ import { Sheet } from '../../ui/Sheet';
 export const TAG_SEARCH_MIN = 2;
 export const TAG_SEARCH_DEBOUNCE_MS = 300;
 
-/** Preferences modal: autoplay the next video, and the tags the home feed is narrowed to. */
+const genderChoices: { value: GenderPreference; label: string }[] = [
+  { value: 'm', label: 'Male' },
+  { value: 't', label: 'Trans' },
+  { value: 'm,t', label: 'Both' },
+];
+
+/** Preferences modal: who the feeds show, autoplay the next video, and the tags the home feed is narrowed to. */
 export function PreferencesSheet({ onClose }: { onClose: () => void }) {
+  const [savedGender, setGender] = useAtom(genderPreferenceAtom);
+  // Applied as the sheet closes: a new gender reloads the feed under the sheet, which would take the sheet
+  // away mid-choice.
+  const [gender, chooseGender] = useState(savedGender);
+  const genderName = useId();
+  const close = () => {
+    if (gender !== savedGender) setGender(gender);
+    onClose();
+  };
   const [autoscroll, setAutoscroll] = useAtom(preferenceAutoscrollAtom);
   const [selectedTags, setSelectedTags] = useAtom(preferenceSelectedTagsAtom);
   const [term, setTerm] = useState('');
@@ -52,14 +68,32 @@ export function PreferencesSheet({ onClose }: { onClose: () => void }) {
     );
 
   return (
-    <Sheet title="Preferences" onClose={onClose}>
+    <Sheet title="Preferences" onClose={close}>
+      <fieldset className="field">
+        <legend className="field-label">Show creators</legend>
+        <div className="segmented">
+          {genderChoices.map((choice) => (
+            <label key={choice.value} className="segmented-option">
+              <input
+                type="radio"
+                name={genderName}
+                value={choice.value}
+                checked={gender === choice.value}
+                onChange={() => chooseGender(choice.value)}
+              />
+              {choice.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <label className="switch-row">
         <span>Autoplay next video</span>
         <input type="checkbox" checked={autoscroll} onChange={(e) => setAutoscroll(e.target.checked)} />
       </label>
       <label className="field">
-        Tags
+        <span className="field-label">Tags</span>
         <input
+          className="field-input"
           type="search"
           placeholder="Search tags..."
           value={term}
@@ -95,7 +129,7 @@ export function PreferencesSheet({ onClose }: { onClose: () => void }) {
           ))}
         </ul>
       )}
-      <button type="button" className="btn btn-primary" onClick={onClose}>
+      <button type="button" className="btn btn-primary" onClick={close}>
         Done
       </button>
     </Sheet>

@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
+import { type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
 import { CloseIcon, EyeIcon, EyeOffIcon } from '../icons';
 import type { FormApi, FormValues } from './useForm';
 import './form.css';
@@ -531,6 +531,83 @@ export function DateField<V extends FormValues, K extends KeysOf<V, string>>({
         aria-describedby={describedBy(id, error, hint)}
       />
     </FieldFrame>
+  );
+}
+
+export interface Swatch {
+  /** '#rrggbb' */
+  value: string;
+  /** Its name, for screen readers and the tooltip ('Violet'). */
+  label: string;
+}
+
+/**
+ * A colour: a palette of swatches (radio buttons, arrow keys move between them) plus the platform's own
+ * colour picker for any other value. The value is a lower-case '#rrggbb', as `<input type="color">` gives.
+ */
+export function ColorField<V extends FormValues, K extends KeysOf<V, string>>({
+  form,
+  name,
+  label,
+  hint,
+  className = '',
+  palette,
+  customLabel = 'Custom colour',
+}: BaseProps<V, K> & { palette: readonly Swatch[]; customLabel?: string }) {
+  const id = form.fieldId(name);
+  const error = form.errors[name];
+  const value = String(form.values[name] ?? '').toLowerCase();
+  const inPalette = palette.some((swatch) => swatch.value.toLowerCase() === value);
+  const set = (color: string) => form.setValue(name, color.toLowerCase() as V[K]);
+  return (
+    <fieldset
+      className={`field field-colors${error ? ' has-error' : ''} ${className}`}
+      aria-describedby={describedBy(id, error, hint)}
+    >
+      <legend className="field-label">{label}</legend>
+      <div className="field-swatches">
+        {palette.map((swatch, index) => (
+          <label
+            key={swatch.value}
+            className="field-swatch"
+            title={swatch.label}
+            style={{ '--swatch': swatch.value } as CSSProperties}
+          >
+            <input
+              id={index === 0 ? id : undefined}
+              type="radio"
+              name={`${id}-${name}`}
+              value={swatch.value}
+              checked={value === swatch.value.toLowerCase()}
+              onChange={() => set(swatch.value)}
+            />
+            <span className="visually-hidden">{swatch.label}</span>
+          </label>
+        ))}
+        <label
+          className={`field-swatch field-swatch-custom${inPalette ? '' : ' is-chosen'}`}
+          title={customLabel}
+          style={{ '--swatch': inPalette ? 'transparent' : value } as CSSProperties}
+        >
+          <input
+            type="color"
+            value={/^#[0-9a-f]{6}$/.test(value) ? value : '#000000'}
+            onChange={(event) => set(event.target.value)}
+          />
+          <span className="visually-hidden">{customLabel}</span>
+        </label>
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </fieldset>
   );
 }
 

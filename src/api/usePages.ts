@@ -1,0 +1,93 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** One page of a list call: `{ data, links: { next } }`. */
+export interface ListPage<T> {
+  data: T[];
+  links: { next: string | null };
+}
+
+interface Pages<T> {
+  /** The first page's URL and attempt these pages belong to: a new URL, or a retry, starts over. */
+  tag: string;
+  status: 'loading' | 'ready' | 'error';
+  items: T[];
+  next: string | null;
+  loadingMore: boolean;
+  moreFailed: boolean;
+  error?: unknown;
+}
+
+const fresh = <T>(tag: string): Pages<T> => ({
+  tag,
+  status: 'loading',
+  items: [],
+  next: null,
+  loadingMore: false,
+  moreFailed: false,
+});
+
+/**
+ * Any paged list (videos, channel cards): the first page from `firstUrl`, then each links.next as handed out,
+ * without duplicates (by id). A failed first page offers `retry`; a failed later page stops there (spec §8:
+ * list failures stop loading) until `loadMore` is asked again. `fetchPage` parses one page of the list.
+ */
+export function usePages<T extends { id: number }>(
+  firstUrl: string,
+  fetchPage: (url: string, signal: AbortSignal) => Promise<ListPage<T>>,
+) {
+  const [attempt, setAttempt] = useState(0);
+  const tag = `${attempt}\u0000${firstUrl}`;
+  const [pages, setPages] = useState<Pages<T>>(() => fresh(tag));
+  const more = useRef<AbortController | null>(null);
+  // The latest parser, without restarting the list when a caller passes a new function each render.
+  const fetchRef = useRef(fetchPage);
+  fetchRef.current = fetchPage;
+
+  useEffect(() => {
+    more.current?.abort();
+    const controller = new AbortController();
+    fetchRef.current(firstUrl, controller.signal).then(
+      (page) => {
+        if (controller.signal.aborted) return;
+        setPages({ ...fresh(tag), status: 'ready', items: page.data, next: page.links.next });
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) setPages({ ...fresh(tag), status: 'error', error });
+      },
+    );
+    return () => controller.abort();
+  }, [tag, firstUrl]);
+
+  useEffect(() => () => more.current?.abort(), []);
+
+  // Until the first page of this URL (or this retry) is in, earlier pages are not this list's.
+  const current = pages.tag === tag ? pages : fresh<T>(tag);
+  const { next, status, loadingMore } = current;
+  const loadMore = useCallback(() => {
+    if (status !== 'ready' || next === null || loadingMore) return;
+    const controller = new AbortController();
+    more.current = controller;
+    setPages((p) => ({ ...p, loadingMore: true, moreFailed: false }));
+    fetchRef.current(next, controller.signal).then(
+      (page) => {
+        if (controller.signal.aborted) return;
+        setPages((p) => {
+          if (p.tag !== tag || p.next !== next) return p;
+          const known = new Set(p.items.map((item) => item.id));
+          return {
+            ...p,
+            items: [...p.items, ...page.data.filter((item) => !known.has(item.id))],
+            next: page.links.next,
+            loadingMore: false,
+          };
+        });
+      },
+      () => {
+        if (!controller.signal.aborted) setPages((p) => ({ ...p, loadingMore: false, moreFailed: true }));
+      },
+    );
+  }, [tag, next, status, loadingMore]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { ...current, loadMore, retry };
+}
