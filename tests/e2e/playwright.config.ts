@@ -33,8 +33,9 @@ export default defineConfig({
     },
     {
       name: 'wide',
-      // The feed acceptance and the offline / install scenarios are phone scenarios (as is any *-phone.spec.ts);
-      // the wide layout has its own specs (wide.spec.ts, *-wide.spec.ts).
+      // The feed acceptance and the offline / install scenarios are phone scenarios (as is any *-phone.spec.ts:
+      // the table-driven message specs among them, whose words do not change with the viewport, while the flows
+      // of the same screens run in both); the wide layout has its own specs (wide.spec.ts, *-wide.spec.ts).
       testIgnore: /(feed-routes|offline|pwa|-phone)\.spec\.ts/,
       use: { browserName: 'chromium', viewport: { width: 1440, height: 900 }, launchOptions },
     },
