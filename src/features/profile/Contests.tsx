@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Contest } from '../../contract';
-import { ChevronRightIcon, TrophyIcon } from '../../ui/icons';
+import { ChevronRightIcon } from '../../ui/icons';
+import { TrophyIcon } from '../../ui/more-icons';
 import { Sheet } from '../../ui/Sheet';
 import { sanitizeHtml } from '../../ui/sanitize';
 

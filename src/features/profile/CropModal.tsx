@@ -10,7 +10,8 @@ import { errorText, isAbort } from '../../api/errors';
 import { updateProfileImage } from '../../api/profile';
 import { messages, type OwnProfile, PROFILE_IMAGE_BOXES, type ProfileImageField } from '../../contract';
 import { showToastAtom } from '../../state/toast';
-import { MinusIcon, PlusIcon, ResetIcon, RotateIcon } from '../../ui/icons';
+import { PlusIcon } from '../../ui/icons';
+import { MinusIcon, ResetIcon, RotateIcon } from '../../ui/more-icons';
 import { Sheet } from '../../ui/Sheet';
 import {
   clampToCover,

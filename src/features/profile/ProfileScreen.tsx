@@ -12,15 +12,8 @@ import { Avatar } from '../../ui/Avatar';
 import { BackButton } from '../../ui/BackButton';
 import { FollowButton, type FollowChange } from '../../ui/FollowButton';
 import { formatCount } from '../../ui/format';
-import {
-  CameraIcon,
-  ChartIcon,
-  HelpIcon,
-  ShareIcon,
-  ShieldIcon,
-  SlidersIcon,
-  VerifiedIcon,
-} from '../../ui/icons';
+import { ChartIcon, HelpIcon, ShareIcon, ShieldIcon, SlidersIcon, VerifiedIcon } from '../../ui/icons';
+import { CameraIcon } from '../../ui/more-icons';
 import { NotFound } from '../../ui/NotFound';
 import { Spinner } from '../../ui/Spinner';
 import { ContestBanners } from './Contests';

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { postContact } from '../../api/contact';
 import { contactSchema, messages } from '../../contract';
-import { ChatIcon } from '../../ui/accountIcons';
 import { Form, SubmitButton, TextAreaField, TextField, useForm } from '../../ui/form';
+import { ChatIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import './support.css';
 

@@ -2,7 +2,7 @@ import { type DragEvent, useId, useRef, useState } from 'react';
 import { errorText } from '../../api/errors';
 import { messages } from '../../contract';
 import { uploads } from '../../offline/uploads';
-import { UploadIcon } from '../../ui/icons';
+import { UploadIcon } from '../../ui/more-icons';
 import { checkVideoFile, FileRefused } from './checkFile';
 
 /**
