@@ -12,14 +12,7 @@ import { CHUNK_SIZE } from '../../src/offline/uploads/transfer';
 import { AGE_CONFIRM_BUTTON } from './age-gate';
 import { chromiumLaunchOptions } from './browser';
 import { signIn } from './sign-in';
-import {
-  bigClip,
-  chooseVideo,
-  expectFeedPlays,
-  ownVideo,
-  uploadRecords,
-  watchUploads,
-} from './upload-helpers';
+import { bigClip, chooseVideo, expectFeedPlays, ownVideo, uploadRecords } from './upload-helpers';
 
 const CREATOR = 'luna.vega@demo.test';
 /** 3 MiB/s up: the ~30 MB clip takes about ten seconds, long enough to cut it in the middle. */
@@ -51,6 +44,23 @@ async function network(context: BrowserContext, page: Page) {
       await set(false, -1);
       await context.setOffline(false);
     },
+  };
+}
+
+/**
+ * The bytes of every PATCH to the tus endpoint from `target`. Each carries the file from its Upload-Offset,
+ * one chunk at most: read from the request as it leaves, since a request a reload or a closed browser ended
+ * does not always report its Content-Length afterwards.
+ */
+function countPatches(target: Page | BrowserContext, size: number) {
+  const offsets: number[] = [];
+  target.on('request', (r) => {
+    if (r.method() === 'PATCH' && new URL(r.url()).pathname.startsWith('/v1/uploads/'))
+      offsets.push(Number(r.headers()['upload-offset']));
+  });
+  return {
+    count: () => offsets.length,
+    bytes: () => offsets.reduce((sum, o) => sum + Math.min(CHUNK_SIZE, size - o), 0),
   };
 }
 
@@ -137,7 +147,7 @@ test('cut at half, reload offline, reconnect: the upload finishes by itself with
   const member = await signIn(context.request, CREATOR);
   await context.addInitScript((value) => localStorage.setItem('shortcams.auth', value), member.auth);
   const title = `Cut and reloaded ${Date.now()}`;
-  const wire = watchUploads(page);
+  const wire = countPatches(page, size);
 
   const net = await network(context, page);
   await startUpload(page, file, title);
@@ -154,7 +164,7 @@ test('cut at half, reload offline, reconnect: the upload finishes by itself with
   expect((await theRecord(page)).videoId).toBeNull();
 
   await net.reconnect();
-  await expectFinished(page, member, title, size, wire.patchBytes);
+  await expectFinished(page, member, title, size, async () => wire.bytes());
 });
 
 test('cut at half by closing the browser, open it again on the same profile: the upload finishes', async ({
@@ -173,13 +183,7 @@ test('cut at half by closing the browser, open it again on the same profile: the
     const member = await signIn(first.request, CREATOR);
     await first.addInitScript((value) => localStorage.setItem('shortcams.auth', value), member.auth);
     const page = first.pages()[0] ?? (await first.newPage());
-    // A closed browser no longer answers for its requests' headers (Content-Length): each PATCH's body is the
-    // file from its Upload-Offset, one chunk at most, so that is what this browser sent (or began to).
-    const offsets: number[] = [];
-    first.on('request', (r) => {
-      if (r.method() === 'PATCH' && new URL(r.url()).pathname.startsWith('/v1/uploads/'))
-        offsets.push(Number(r.headers()['upload-offset']));
-    });
+    const wireBefore = countPatches(first, size);
     await page.goto('/');
     await page.getByRole('button', { name: AGE_CONFIRM_BUTTON }).click();
     await network(first, page);
@@ -187,18 +191,18 @@ test('cut at half by closing the browser, open it again on the same profile: the
     await waitForProgress(page, title, 45);
     expect((await theRecord(page)).offset).toBeLessThan(size);
     await first.close();
-    expect(offsets.length).toBeGreaterThan(0);
-    const before = offsets.reduce((sum, o) => sum + Math.min(CHUNK_SIZE, size - o), 0);
+    expect(wireBefore.count()).toBeGreaterThan(0);
+    const before = wireBefore.bytes();
     expect(before).toBeLessThan(size);
 
     // The next start of the browser: the app opens, sees an unfinished upload, and carries on.
     const second = await open();
     try {
       const again = second.pages()[0] ?? (await second.newPage());
-      const wireAfter = watchUploads(second);
+      const wireAfter = countPatches(second, size);
       await again.goto('/account');
       await expect(again.getByRole('article', { name: title })).toBeVisible();
-      await expectFinished(again, member, title, size, async () => before + (await wireAfter.patchBytes()));
+      await expectFinished(again, member, title, size, async () => before + wireAfter.bytes());
     } finally {
       await second.close();
     }
