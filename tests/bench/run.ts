@@ -5,22 +5,26 @@ import { playerBench } from './player.bench';
 import { pwaBench } from './pwa.bench';
 import { startupBench } from './startup.bench';
 import { transcodeBench } from './transcode.bench';
+import { uploadBench } from './upload.bench';
 
 const benches: [string, () => Promise<Record<string, string>>][] = [
   ['startup', startupBench],
   ['home feed throughput', feedBench],
   ['feed player in Chromium', playerBench],
   ['upload and transcode', transcodeBench],
+  ['upload', uploadBench],
   ['PWA shell: bundle, Lighthouse, offline reload', pwaBench],
 ];
 
-// `npm run bench -- feed` runs only the benchmarks whose name contains "feed".
+// `npm run bench -- feed` runs only the benchmarks whose name contains "feed"; a name given whole runs alone
+// (`npm run bench -- upload` is the upload queue, not also "upload and transcode").
 const only = process.argv.slice(2).join(' ');
+const exact = benches.filter(([name]) => name === only);
 
 console.log(
   `node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`,
 );
-for (const [name, bench] of benches.filter(([name]) => !only || name.includes(only))) {
+for (const [name, bench] of exact.length ? exact : benches.filter(([name]) => !only || name.includes(only))) {
   console.log(`\n## ${name}`);
   const figures = await bench();
   for (const [label, value] of Object.entries(figures)) console.log(`  ${label}: ${value}`);

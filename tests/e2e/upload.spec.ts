@@ -1,7 +1,7 @@
 // Issue 15, the upload screens on the real server (both projects): who sees what before choosing a file,
 // files refused on the device before a byte is sent, and the whole way through with the keyboard alone,
-// with axe-core on every state. (The throttled-network scenarios of issue 15 — cut, reload offline, browser
-// restart — are not written yet: the queue's resume paths are covered by tests/unit/upload-queue.test.ts.)
+// with axe-core on every state. The throttled-network scenarios (cut, reload offline, browser restart) are in
+// upload-resume-phone.spec.ts, phone project only.
 import { expect, type Page, test } from 'playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { signedIn } from './sign-in';

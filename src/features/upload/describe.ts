@@ -104,7 +104,10 @@ export function describe(u: UploadView, online: boolean): Described {
   const done = u.size > 0 ? u.sent / u.size : 0;
   const pct = percent(u.sent, u.size);
   const none = { badge: null, detail: null };
-  switch (u.state) {
+  // Offline nothing goes out, whatever the record last said: after a reload or a restart without a network
+  // it may still read 'sending' (the page that sent it is gone) or 'queued'.
+  const stalled = !online && (u.state === 'queued' || u.state === 'sending');
+  switch (stalled ? 'waiting' : u.state) {
     case 'saving':
       return {
         ...none,

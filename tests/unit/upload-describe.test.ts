@@ -1,0 +1,44 @@
+// How an upload reads on screen when the device is offline: whatever state its record was left in by a page
+// that is gone (a reload, a closed browser), nothing is sent until the network is back, and the line says so.
+import { expect, it, describe as suite } from 'vitest';
+import { describe } from '../../src/features/upload/describe';
+import type { UploadView } from '../../src/offline/uploads';
+
+const upload = (state: UploadView['state']): UploadView =>
+  ({
+    id: 'u1',
+    userId: 1,
+    createdAt: 0,
+    name: 'clip.mp4',
+    size: 1000,
+    type: 'video/mp4',
+    durationSeconds: 10,
+    localFrame: null,
+    state,
+    copy: 'opfs',
+    saved: 1000,
+    uploadUrl: 'http://x/v1/uploads/abc',
+    offset: 450,
+    sent: 450,
+    bytesPerSecond: null,
+    secondsLeft: null,
+    needsFile: false,
+    detailsState: 'queued',
+  }) as unknown as UploadView;
+
+suite('upload line offline', () => {
+  it.each(['sending', 'queued', 'waiting'] as const)('a %s upload waits for the network', (state) => {
+    const told = describe(upload(state), false);
+    expect(told.line).toBe('Waiting for the network · 45%');
+    expect(told.progress).toBe(0.45);
+  });
+
+  it('online, a sending upload shows its bytes and a queued one its turn', () => {
+    expect(describe(upload('sending'), true).line).toBe('45% · 450 B of 1000 B');
+    expect(describe(upload('queued'), true).line).toBe('Waiting for its turn · 45%');
+  });
+
+  it('a paused upload stays paused offline', () => {
+    expect(describe(upload('paused'), false).line).toBe('Paused · 45%');
+  });
+});
