@@ -8,9 +8,9 @@ import { ApiError } from '../../src/api/http';
 import { messages } from '../../src/contract';
 import type { UploadDetailsInput } from '../../src/contract/upload-details';
 import type { DetailsValues } from '../../src/offline/uploads';
-import { openCopy } from '../../src/offline/uploads/files';
+import { openCopy, removeCopy } from '../../src/offline/uploads/files';
 import { type QueueEvent, UploadQueue, type UploadView } from '../../src/offline/uploads/queue';
-import { listRecords } from '../../src/offline/uploads/records';
+import { listRecords, updateRecord } from '../../src/offline/uploads/records';
 import { CHUNK_SIZE } from '../../src/offline/uploads/transfer';
 
 // Node's own File: fake-indexeddb keeps Blobs through Node's structured clone, as a browser keeps them;
@@ -423,5 +423,46 @@ describe('upload queue', () => {
     await queue.resume(id);
     await until('details sent', () => view(queue, id)?.detailsState === 'sent');
     expect(server.details[0]).toMatchObject({ title: 'Night ride', videoId: 100 });
+  });
+
+  /** What a page closed while it copied the file onto the device leaves behind, with or without the copy. */
+  async function leftMidCopy(keepCopy: boolean) {
+    online = false;
+    const first = newQueue();
+    await first.start();
+    const file = makeFile('cut.mp4', 300_000);
+    const id = await first.add(file, { durationSeconds: 5, localFrame: null });
+    await until('copied', () => view(first, id)?.copy !== null);
+    await first.saveDetails(id, details);
+    first.stop();
+    await updateRecord(id, (r) => ({ ...r, state: 'saving', copy: null, saved: 100_000 }));
+    if (!keepCopy) await removeCopy(id, 'idb');
+    online = true;
+    return { id, file };
+  }
+
+  it('asks for the file again when the page went while it was being copied, and keeps the details', async () => {
+    const { id, file } = await leftMidCopy(false);
+    const queue = newQueue();
+    await queue.start();
+    expect(view(queue, id)).toMatchObject({
+      state: 'failed',
+      error: messages.upload.copyLost,
+      needsFile: true,
+      details,
+    });
+    expect(server.log).toEqual([]);
+    await queue.replaceFile(id, file);
+    await until('sent', () => view(queue, id)?.state === 'sent');
+    await until('details sent', () => view(queue, id)?.detailsState === 'sent');
+    expect(server.details[0]).toMatchObject({ title: 'Night ride', videoId: 100 });
+  });
+
+  it('sends a copy that was whole when the page went, without asking for the file', async () => {
+    const { id } = await leftMidCopy(true);
+    const queue = newQueue();
+    await queue.start();
+    await until('sent', () => view(queue, id)?.state === 'sent');
+    expect(server.patchBytes()).toBe(300_000);
   });
 });

@@ -64,6 +64,8 @@ export interface QueueDeps {
 
 const LOCK = 'shortcams-upload-sender';
 const CHANNEL = 'shortcams-uploads';
+/** Held by the tab copying a file onto the device, for as long as the copy runs (one lock per upload). */
+const COPY_LOCK = 'shortcams-upload-copy:';
 /** Back-off of a waiting upload or details after the quick retries: 5 s doubling to 2 minutes. */
 const backoffMs = (attempts: number) => Math.min(5000 * 2 ** Math.max(attempts - 1, 0), 120_000);
 /** Status checks of a video being processed: every 3 s, slowing by half each time to every 30 s. */
@@ -132,7 +134,58 @@ export class UploadQueue {
     } else {
       this.leader = true;
     }
-    return this.refresh().then(() => this.pump());
+    return this.refresh()
+      .then(() => this.recoverInterruptedCopies())
+      .then(() => this.pump());
+  }
+
+  private get useLocks(): boolean {
+    return this.deps.locks ?? (typeof navigator !== 'undefined' && Boolean(navigator.locks));
+  }
+
+  /** Resolves once this tab holds the copy lock of `id`, with the function that lets it go. */
+  private holdCopyLock(id: string): Promise<() => void> {
+    if (!this.useLocks) return Promise.resolve(() => {});
+    return new Promise((held) => {
+      void navigator.locks.request(COPY_LOCK + id, () => new Promise<void>((release) => held(release)));
+    });
+  }
+
+  /**
+   * A copy onto the device that no tab is making any more (the page was reloaded or the browser closed while
+   * it ran) can never finish: the chosen file went with the page. Left as it was, the upload would read
+   * 'Saving on this device' for good; it asks for the file again instead, its details kept.
+   */
+  private async recoverInterruptedCopies() {
+    let changed = false;
+    for (const r of this.records) {
+      if (r.state !== 'saving' || this.chosen.has(r.id)) continue;
+      const abandoned = this.useLocks
+        ? await navigator.locks.request(COPY_LOCK + r.id, { ifAvailable: true }, (lock) => lock !== null)
+        : true;
+      if (!abandoned) continue;
+      // The copy may have been whole when the page went, only the record not told yet.
+      let whole: 'opfs' | 'idb' | null = null;
+      for (const place of ['opfs', 'idb'] as const)
+        if (!whole && (await openCopy(r.id, place))?.size === r.size) whole = place;
+      if (whole) {
+        const place = whole;
+        await updateRecord(r.id, (x) =>
+          x.state === 'saving' ? { ...x, state: 'queued', copy: place, saved: x.size } : x,
+        );
+        changed = true;
+        continue;
+      }
+      await removeCopy(r.id, 'opfs');
+      await removeCopy(r.id, 'idb');
+      await updateRecord(r.id, (x) =>
+        x.state === 'saving'
+          ? { ...x, state: 'failed', error: messages.upload.copyLost, final: false, copy: null, saved: 0 }
+          : x,
+      );
+      changed = true;
+    }
+    if (changed) await this.changed();
   }
 
   /** Stops taking part, as a closing tab does (tests; the page itself just goes away). */
@@ -190,8 +243,11 @@ export class UploadQueue {
   ) {
     const auth = this.deps.auth();
     if (!auth) throw new ApiError(401, messages.server.unauthenticated);
+    const id = crypto.randomUUID();
+    // Taken before the record exists, so another tab starting meanwhile never takes the copy for abandoned.
+    const release = await this.holdCopyLock(id);
     const record: UploadRecord = {
-      id: crypto.randomUUID(),
+      id,
       userId: auth.userId,
       createdAt: Math.max(Date.now(), (this.records.at(-1)?.createdAt ?? 0) + 1),
       name: file.name ?? 'video',
@@ -217,16 +273,22 @@ export class UploadQueue {
       detailsError: null,
       scheduleLapsed: false,
     };
-    await createRecord(record);
+    try {
+      await createRecord(record);
+    } catch (error) {
+      release();
+      throw error;
+    }
     this.chosen.set(record.id, file);
     void askPersistence();
     await this.changed();
-    void this.copy(record.id, file);
+    void this.copy(record.id, file, release);
     return record.id;
   }
 
   /** A file chosen again for an upload whose copy could not be made (the device was full). */
   async replaceFile(id: string, file: Blob & { name?: string }) {
+    const release = await this.holdCopyLock(id);
     this.chosen.set(id, file);
     await updateRecord(id, (r) => {
       // The same file carries on from the server's offset; another one starts over.
@@ -242,7 +304,7 @@ export class UploadQueue {
       };
     });
     await this.changed();
-    await this.copy(id, file);
+    await this.copy(id, file, release);
   }
 
   async pause(id: string) {
@@ -546,7 +608,7 @@ export class UploadQueue {
     this.active.transfer?.abort();
   }
 
-  private async copy(id: string, file: Blob) {
+  private async copy(id: string, file: Blob, release: () => void) {
     try {
       const place = await saveCopy(id, file, (bytes) => this.progress(id, bytes));
       const record = await updateRecord(id, (r) =>
@@ -560,6 +622,7 @@ export class UploadQueue {
       await updateRecord(id, (r) => ({ ...r, state: 'failed', error: reason, final: false, copy: null }));
     } finally {
       this.live.delete(id);
+      release();
     }
     await this.changed();
   }
