@@ -148,7 +148,9 @@ test.describe('rating lists', () => {
       // Scrolling to the end loads page 2 (the server's next link), and stops there.
       await tiles.last().scrollIntoViewIfNeeded();
       await expect(tiles).toHaveCount(total);
-      const titles = await tiles.evaluateAll((links) => links.map((a) => a.getAttribute('aria-label')));
+      const titles = await tiles.evaluateAll((links) =>
+        links.map((a) => a.querySelector('.visually-hidden')?.textContent ?? null),
+      );
       expect(new Set(titles).size).toBe(total);
       expect(titles.sort()).toEqual(all.data.map((v: { title: string }) => v.title).sort());
       expect(firstPages.filter((u) => u.includes('cursor='))).toHaveLength(1);
@@ -175,7 +177,7 @@ test.describe('rating lists', () => {
       await ratedTiles.last().scrollIntoViewIfNeeded();
       await expect(ratedTiles).toHaveCount(rated.length);
       const ratedTitles = await ratedTiles.evaluateAll((links) =>
-        links.map((a) => a.getAttribute('aria-label')),
+        links.map((a) => a.querySelector('.visually-hidden')?.textContent ?? null),
       );
       expect(new Set(ratedTitles).size).toBe(rated.length);
       expect(ratedTitles.sort()).toEqual(rated.map((v) => v.title).sort());
@@ -187,7 +189,8 @@ test.describe('rating lists', () => {
       // A tap opens the rating feed at that video.
       await tabs.getByRole('link', { name: 'Rated videos', exact: true }).click();
       const third = ratedTiles.nth(2);
-      const title = await third.getAttribute('aria-label');
+      // A tile's link is named by the title alone, its only text read out (the overlays are drawn).
+      const title = await third.locator('.visually-hidden').textContent();
       await third.click();
       await expect(page).toHaveURL(/\/videos-rating\/feed$/);
       await expect(current(page)).toHaveAttribute('aria-label', title ?? '');
