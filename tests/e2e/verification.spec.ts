@@ -158,12 +158,18 @@ test('a new model verifies their identity; after the operator approves, uploads 
   await page.reload();
   await expect(page.getByText('Step 3 of 4')).toBeVisible();
   await expect.poll(() => inkOnPad(page)).toBeGreaterThan(50);
-  await page.getByRole('form', { name: 'Account validation' }).getByRole('button', { name: 'Back', exact: true }).click();
+  await page
+    .getByRole('form', { name: 'Account validation' })
+    .getByRole('button', { name: 'Back', exact: true })
+    .click();
   for (const label of ['Front of the document', 'Back of the document', 'Your face, holding the document'])
     await expect(page.getByRole('img', { name: `${label}, as chosen` })).toBeVisible();
   await expect(page.getByLabel('Document number')).toHaveValue('C01X00T47');
   await expect(page.getByRole('radio', { name: /Passport/ })).toBeChecked();
-  await page.getByRole('form', { name: 'Account validation' }).getByRole('button', { name: 'Back', exact: true }).click();
+  await page
+    .getByRole('form', { name: 'Account validation' })
+    .getByRole('button', { name: 'Back', exact: true })
+    .click();
   await expect(page.getByLabel('Full legal name')).toHaveValue('Nova Elena Reyes');
   await expect(page.getByLabel('Address')).toHaveValue('Kastanienallee 12, 10435 Berlin');
   await expect(page.getByRole('radio', { name: 'Trans' })).toBeChecked();
