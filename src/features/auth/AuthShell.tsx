@@ -70,3 +70,22 @@ export function useFocusOnChange(key: string) {
 export function AuthFooter({ children }: { children: ReactNode }) {
   return <p className="auth-footer">{children}</p>;
 }
+
+/** The line drawing above a screen's title (a lock, a letter): one frame, each screen its own strokes. */
+export function AuthArt({ children }: { children: ReactNode }) {
+  return (
+    <span className="auth-art" aria-hidden="true">
+      <svg
+        viewBox="0 0 48 48"
+        width="40"
+        height="40"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.6"
+        aria-hidden="true"
+      >
+        {children}
+      </svg>
+    </span>
+  );
+}

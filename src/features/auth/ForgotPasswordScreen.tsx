@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { forgotPassword } from '../../api/auth';
 import { forgotPasswordSchema, messages } from '../../contract';
 import { Form, SubmitButton, TextField, useForm } from '../../ui/form';
-import { AuthFooter, AuthShell } from './AuthShell';
+import { AuthArt, AuthFooter, AuthShell } from './AuthShell';
 
 const m = messages.auth;
 
@@ -67,20 +67,10 @@ export function ForgotPasswordScreen() {
 
 function LockArt() {
   return (
-    <span className="auth-art" aria-hidden="true">
-      <svg
-        viewBox="0 0 48 48"
-        width="40"
-        height="40"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2.6"
-        aria-hidden="true"
-      >
-        <rect x="10" y="21" width="28" height="20" rx="5" />
-        <path d="M16 21v-5a8 8 0 0 1 16 0v5" strokeLinecap="round" />
-        <circle cx="24" cy="31" r="2.5" fill="currentColor" stroke="none" />
-      </svg>
-    </span>
+    <AuthArt>
+      <rect x="10" y="21" width="28" height="20" rx="5" />
+      <path d="M16 21v-5a8 8 0 0 1 16 0v5" strokeLinecap="round" />
+      <circle cx="24" cy="31" r="2.5" fill="currentColor" stroke="none" />
+    </AuthArt>
   );
 }

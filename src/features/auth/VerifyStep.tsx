@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { resendEmail } from '../../api/auth';
 import { errorText } from '../../api/errors';
 import { messages } from '../../contract';
-import { AuthShell } from './AuthShell';
+import { AuthArt, AuthShell } from './AuthShell';
 import { formatCountdown, RESEND_COUNTDOWN_MS, useCountdown } from './countdown';
 
 const m = messages.auth;
@@ -99,19 +99,9 @@ export function VerifyStep({
 
 function MailArt() {
   return (
-    <span className="auth-art" aria-hidden="true">
-      <svg
-        viewBox="0 0 48 48"
-        width="40"
-        height="40"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2.6"
-        aria-hidden="true"
-      >
-        <rect x="6" y="11" width="36" height="26" rx="5" />
-        <path d="m8 14 16 12 16-12" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
-    </span>
+    <AuthArt>
+      <rect x="6" y="11" width="36" height="26" rx="5" />
+      <path d="m8 14 16 12 16-12" strokeLinecap="round" strokeLinejoin="round" />
+    </AuthArt>
   );
 }
