@@ -1,10 +1,10 @@
-import { errorText } from '../../api/errors';
 import { usePages } from '../../api/usePages';
 import { CHANNELS_PATH, fetchChannelPage } from '../../api/users';
 import { ChannelCard } from '../../ui/ChannelCard';
 import { TvIcon } from '../../ui/icons';
 import { PageEnd } from '../../ui/PageEnd';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed, StateMessage } from '../../ui/StateMessage';
 import './channels.css';
 
 /**
@@ -21,23 +21,15 @@ export function ChannelsScreen() {
       </header>
       {pages.status === 'loading' && <Spinner fill />}
       {pages.status === 'error' && (
-        <div className="channels-message" role="alert">
-          <h2 className="channels-message-title">Couldn't load channels</h2>
-          <p className="channels-message-text">{errorText(pages.error)}</p>
-          <button type="button" className="btn btn-primary" onClick={pages.retry}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed title="Couldn't load channels" error={pages.error} onRetry={pages.retry} />
       )}
       {pages.status === 'ready' &&
         (pages.items.length === 0 ? (
-          <div className="channels-message">
-            <span className="channels-empty-icon" aria-hidden="true">
-              <TvIcon />
-            </span>
-            <h2 className="channels-message-title">No channels yet</h2>
-            <p className="channels-message-text">Channels show up here as soon as they join.</p>
-          </div>
+          <StateMessage
+            title="No channels yet"
+            text="Channels show up here as soon as they join."
+            icon={<TvIcon />}
+          />
         ) : (
           <>
             <ul className="channels-grid" aria-label="Channels">

@@ -1,7 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { errorText } from '../../api/errors';
 import { ApiError } from '../../api/http';
 import { fetchFollowingModels } from '../../api/profile';
 import { useRequest } from '../../api/useRequest';
@@ -12,6 +11,7 @@ import { FollowButton, type FollowChange } from '../../ui/FollowButton';
 import { CompassIcon } from '../../ui/icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed, StateMessage } from '../../ui/StateMessage';
 import './following.css';
 
 type Model = Awaited<ReturnType<typeof fetchFollowingModels>>[number];
@@ -36,26 +36,23 @@ export function FollowingScreen() {
       {following.status === 'loading' ? (
         <Spinner fill />
       ) : following.status === 'error' ? (
-        <div className="screen-body following-message" role="alert">
-          <h2 className="following-message-title">Couldn't load who you follow</h2>
-          <p className="following-message-text">{errorText(following.error)}</p>
-          <button type="button" className="btn btn-primary" onClick={following.retry}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed
+          title="Couldn't load who you follow"
+          error={following.error}
+          onRetry={following.retry}
+          className="screen-body"
+        />
       ) : following.data.length === 0 ? (
-        <div className="screen-body following-message">
-          <span className="following-empty-icon" aria-hidden="true">
-            <CompassIcon />
-          </span>
-          <h2 className="following-message-title">{messages.profile.notFollowing}</h2>
-          <p className="following-message-text">
-            Follow creators from their profile or the feed, and they gather here.
-          </p>
+        <StateMessage
+          title={messages.profile.notFollowing}
+          text="Follow creators from their profile or the feed, and they gather here."
+          icon={<CompassIcon />}
+          className="screen-body"
+        >
           <Link to="/discover" className="btn btn-primary">
             Discover creators
           </Link>
-        </div>
+        </StateMessage>
       ) : (
         <FollowingList models={following.data} />
       )}

@@ -1,7 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { errorText } from '../../api/errors';
 import { useVideoPages } from '../../api/useVideoPages';
 import { type RatingListType, ratingListPath } from '../../api/videoRating';
 import { authAtom } from '../../state/auth';
@@ -9,6 +8,7 @@ import { SmileIcon } from '../../ui/icons';
 import { NotFound } from '../../ui/NotFound';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed, StateMessage } from '../../ui/StateMessage';
 import { VideoGrid } from '../../ui/VideoGrid';
 import '../../ui/form/form.css';
 import './rating.css';
@@ -65,13 +65,7 @@ function RatingList({ type }: { type: RatingListType }) {
       </nav>
       {pages.status === 'loading' && <Spinner fill />}
       {pages.status === 'error' && (
-        <div className="rating-message" role="alert">
-          <h2 className="rating-message-title">Couldn't load videos</h2>
-          <p className="rating-message-text">{errorText(pages.error)}</p>
-          <button type="button" className="btn btn-primary" onClick={pages.retry}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed title="Couldn't load videos" error={pages.error} onRetry={pages.retry} />
       )}
       {pages.status === 'ready' &&
         (pages.videos.length === 0 ? (
@@ -98,12 +92,7 @@ function EmptyList({ type, guest }: { type: RatingListType; guest: boolean }) {
         ? ['Sign in to rate videos', 'Videos you rate collect here, on every device you sign in on.']
         : ['No rated videos yet', 'Rate a few clips and they collect here.'];
   return (
-    <div className="rating-message">
-      <span className="rating-empty-icon" aria-hidden="true">
-        <SmileIcon />
-      </span>
-      <h2 className="rating-message-title">{title}</h2>
-      <p className="rating-message-text">{text}</p>
+    <StateMessage title={title} text={text} icon={<SmileIcon />}>
       {type === 'rated' &&
         (guest ? (
           <Link to="/login" state={{ from: '/videos-rating/rated' }} className="btn btn-primary">
@@ -114,6 +103,6 @@ function EmptyList({ type, guest }: { type: RatingListType; guest: boolean }) {
             Start rating
           </Link>
         ))}
-    </div>
+    </StateMessage>
   );
 }

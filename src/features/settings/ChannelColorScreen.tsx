@@ -5,6 +5,7 @@ import { messages, type OwnProfile, profileColorSchema } from '../../contract';
 import { showToastAtom } from '../../state/toast';
 import { ChannelCard } from '../../ui/ChannelCard';
 import { ColorField, Form, SubmitButton, type Swatch, useForm } from '../../ui/form';
+import { StateMessage } from '../../ui/StateMessage';
 import { endSessionOn401, SETTINGS_PATH, SettingsPage, useBackToSettings } from './shared';
 
 /** Bright enough to read as a border on the dark theme; the demo channels' colours are among them. */
@@ -68,15 +69,14 @@ export function ChannelColorScreen() {
         profile.type === 'channel' ? (
           <ColorForm key={profile.id} profile={profile} update={update} />
         ) : (
-          <div className="settings-message">
-            <h2 className="settings-message-title">Only channels have a color</h2>
-            <p className="settings-message-text">
-              A channel's color frames its card on Channels and its profile picture.
-            </p>
+          <StateMessage
+            title="Only channels have a color"
+            text="A channel's color frames its card on Channels and its profile picture."
+          >
             <Link to={SETTINGS_PATH} className="btn btn-ghost">
               Back to settings
             </Link>
-          </div>
+          </StateMessage>
         )
       }
     </SettingsPage>

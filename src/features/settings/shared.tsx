@@ -1,12 +1,12 @@
 import { type ReactNode, useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { errorText } from '../../api/errors';
 import { ApiError } from '../../api/http';
 import type { Gender, OwnProfile } from '../../contract';
 import { expireSession } from '../../state/auth';
 import { useOwnProfile } from '../../state/ownProfile';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed } from '../../ui/StateMessage';
 import './settings.css';
 
 export const SETTINGS_PATH = '/account/settings';
@@ -53,13 +53,12 @@ export function SettingsPage({
       {profile ? (
         <div className="screen-body settings-body">{children(profile, update)}</div>
       ) : error ? (
-        <div className="screen-body settings-message" role="alert">
-          <h2 className="settings-message-title">Couldn't load your account</h2>
-          <p className="settings-message-text">{errorText(error)}</p>
-          <button type="button" className="btn btn-primary" onClick={retry}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed
+          title="Couldn't load your account"
+          error={error}
+          onRetry={retry}
+          className="screen-body"
+        />
       ) : (
         <Spinner fill />
       )}

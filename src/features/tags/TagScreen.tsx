@@ -3,6 +3,7 @@ import { ApiError } from '../../api/http';
 import { useVideoPages } from '../../api/useVideoPages';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed, StateMessage } from '../../ui/StateMessage';
 import { VideoGrid } from '../../ui/VideoGrid';
 import './tags.css';
 
@@ -23,27 +24,16 @@ export function TagScreen() {
       {pages.status === 'loading' && <Spinner fill />}
       {pages.status === 'error' &&
         (pages.error instanceof ApiError && pages.error.status === 404 ? (
-          <div className="tag-message" role="alert">
-            <h2 className="tag-message-title">Tag not found</h2>
-            <p className="tag-message-text">There is no such tag.</p>
-          </div>
+          <StateMessage title="Tag not found" text="There is no such tag." alert />
         ) : (
-          <div className="tag-message" role="alert">
-            <h2 className="tag-message-title">Couldn't load videos</h2>
-            <p className="tag-message-text">Check your connection and try again.</p>
-            <button type="button" className="btn btn-primary" onClick={pages.retry}>
-              Retry
-            </button>
-          </div>
+          <LoadFailed title="Couldn't load videos" error={pages.error} onRetry={pages.retry} />
         ))}
       {pages.status === 'ready' &&
         (pages.videos.length === 0 ? (
-          <div className="tag-message">
-            <h2 className="tag-message-title">No videos yet</h2>
-            <p className="tag-message-text">
-              Clips with this tag show up here as soon as creators post them.
-            </p>
-          </div>
+          <StateMessage
+            title="No videos yet"
+            text="Clips with this tag show up here as soon as creators post them."
+          />
         ) : (
           <div className="tag-body">
             <VideoGrid videos={pages.videos} to={() => feed} paging={pages} label="Videos" />
