@@ -98,3 +98,57 @@ export class RedisCounters implements Counters {
     return Number(await this.redis.eval(ADMIT, 1, `${this.prefix}set:${key}`, member, limit, windowMs)) === 1;
   }
 }
+
+const RETRY_REDIS_MS = 5000;
+
+/**
+ * Redis first; while it fails (a restart, a network split), this node counts in its own memory instead.
+ * A login must not answer 500 because a counter store is down, and failing open would lift the per-account
+ * guess limit exactly when nobody watches: per-node counts keep a limit in place until Redis is back.
+ */
+export class FailoverCounters implements Counters {
+  private failing = false;
+  /** While Redis is down, requests skip it until then instead of each waiting for it to fail again. */
+  private retryAt = 0;
+
+  constructor(
+    private readonly primary: Counters,
+    private readonly fallback: Counters,
+    private readonly log: { warn(obj: object, msg: string): void; info(msg: string): void },
+  ) {}
+
+  private async run<T>(op: (counters: Counters) => Promise<T>): Promise<T> {
+    if (this.failing && Date.now() < this.retryAt) return op(this.fallback);
+    try {
+      const result = await op(this.primary);
+      if (this.failing) {
+        this.failing = false;
+        this.log.info('counters: Redis answers again');
+      }
+      return result;
+    } catch (err) {
+      // One line per outage, not one per request.
+      if (!this.failing)
+        this.log.warn({ err }, 'counters: Redis failed, counting in this node until it is back');
+      this.failing = true;
+      this.retryAt = Date.now() + RETRY_REDIS_MS;
+      return op(this.fallback);
+    }
+  }
+
+  get(key: string) {
+    return this.run((c) => c.get(key));
+  }
+
+  hit(key: string, windowMs: number) {
+    return this.run((c) => c.hit(key, windowMs));
+  }
+
+  reset(key: string) {
+    return this.run((c) => c.reset(key));
+  }
+
+  admit(key: string, member: string, limit: number, windowMs: number) {
+    return this.run((c) => c.admit(key, member, limit, windowMs));
+  }
+}

@@ -8,7 +8,7 @@ import { reportMessages } from '../../src/contract/interactions';
 import { messages } from '../../src/contract/messages';
 import type { Config } from '../config';
 import type { AppDeps } from '../deps';
-import { type Counters, MemoryCounters, RedisCounters } from './counters';
+import { type Counters, FailoverCounters, MemoryCounters, RedisCounters } from './counters';
 import { HttpError } from './errors';
 import { isReplay } from './idempotency';
 
@@ -26,11 +26,30 @@ export async function installRateLimit(app: FastifyInstance, config: Config) {
         // rather than failing every limited route while Redis restarts.
         connectTimeout: 2000,
         maxRetriesPerRequest: 1,
+        // While disconnected a command fails at once instead of waiting in a queue for the reconnects: a
+        // login must not hang for seconds on a counter store that is down.
+        enableOfflineQueue: false,
         lazyConnect: false,
       })
     : undefined;
+  // ioredis reports every failed reconnect as an 'error' event; FailoverCounters logs the outage once.
+  redis?.on('error', (err) => app.log.debug({ err }, 'redis'));
+  // Without an offline queue, the first requests would skip a Redis that is still connecting: wait for it
+  // briefly at start, and start anyway (counting per node) when it is down.
+  if (redis && redis.status !== 'ready')
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 3000);
+      redis.once('ready', done);
+    });
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
-  const counters: Counters = redis ? new RedisCounters(redis) : new MemoryCounters();
+  const counters: Counters = redis
+    ? new FailoverCounters(new RedisCounters(redis), new MemoryCounters(), app.log)
+    : new MemoryCounters();
   app.decorate('counters', counters);
   await app.register(rateLimit, {
     global: false,
