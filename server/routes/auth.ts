@@ -1,6 +1,6 @@
 // Sign-up, sign-in, mailed login links, password reset and logout (spec §5, §7).
 import { randomBytes } from 'node:crypto';
-import { eq, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   checkUsernameResponseSchema,
@@ -19,7 +19,6 @@ import {
 import { consumeOneTimeToken, issueOneTimeToken, ONE_TIME_TTL_MS } from '../auth/one-time';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { ACCESS_TOKEN_TTL_MS, issueAccessToken, revokeAccessToken, type UserRow } from '../auth/tokens';
-import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalid, messageSchema, type Operation, rateLimited, unauthenticated } from '../http/doc';
@@ -28,43 +27,10 @@ import { authLimit, checkUsernameLimit, loginAttempts } from '../http/rate-limit
 import { parse } from '../http/validate';
 import { bearerOf, requireUser } from '../http/viewer';
 import { sendMail } from '../mail/mailer';
+import { RESERVED_USERNAMES, usernameAvailable } from '../users/profile';
 import { requireKnownCountry } from './geo';
 
 const m = messages.auth;
-
-/** Profiles live at /{username}: a username must never shadow a route of the app or the API. */
-export const RESERVED_USERNAMES = new Set([
-  'register',
-  'login',
-  'forgot-password',
-  'channels',
-  'upload',
-  'account',
-  'join-studio',
-  'videos-rating',
-  'support',
-  'page',
-  'discover',
-  'tag',
-  'video',
-  'v1',
-  'media',
-  'healthz',
-]);
-
-export async function usernameAvailable(db: Db, username: string, exceptUserId?: number): Promise<boolean> {
-  if (RESERVED_USERNAMES.has(username.toLowerCase())) return false;
-  const rows = await db
-    .select({ id: t.users.id })
-    .from(t.users)
-    .where(
-      or(
-        sql`lower(${t.users.username}) = lower(${username})`,
-        sql`lower(${t.users.slug}) = lower(${username})`,
-      ),
-    );
-  return rows.every((r) => r.id === exceptUserId);
-}
 
 const isUniqueViolation = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };

@@ -2,14 +2,12 @@
 // fields present; a studio manager may send any of them with `user_id` to edit a member (spec §6).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import {
   formatBytes,
   idOf,
   messages,
-  type OwnProfile,
   ownProfileResponseSchema,
   PROFILE_IMAGE_BOXES,
   profileColorSchema,
@@ -23,7 +21,6 @@ import {
 import { hashPassword } from '../auth/password';
 import { canManageCreator } from '../auth/permissions';
 import { revokeOtherAccessTokens, type UserRow } from '../auth/tokens';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalid, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
@@ -31,7 +28,14 @@ import { installImageMultipart, readImageForm } from '../http/multipart';
 import { parse } from '../http/validate';
 import { bearerOf, requireUser } from '../http/viewer';
 import { IMAGE_MAX_BYTES, reencodeImage, sniffImage } from '../media/images';
-import { usernameAvailable } from './auth';
+import {
+  appendLink,
+  deleteLink,
+  ownProfile,
+  updateUser,
+  userById,
+  usernameAvailable,
+} from '../users/profile';
 
 const p = messages.profile;
 const forbidden = () => new HttpError(403, messages.server.forbidden);
@@ -53,57 +57,11 @@ export const IMAGE_BOXES = {
   },
 } as const;
 
-export async function ownProfile(deps: AppDeps, user: UserRow): Promise<OwnProfile> {
-  const { db } = deps.database;
-  const [links, studio] = await Promise.all([
-    db
-      .select()
-      .from(t.links)
-      .where(eq(t.links.userId, user.id))
-      .orderBy(asc(t.links.position), asc(t.links.id)),
-    user.studioId === null
-      ? Promise.resolve(undefined)
-      : db
-          .select({ id: t.studios.id, name: t.studios.name })
-          .from(t.studios)
-          .where(eq(t.studios.id, user.studioId))
-          .then((r) => r[0]),
-  ]);
-  return {
-    id: user.id,
-    type: user.type,
-    name: user.name,
-    slug: user.slug,
-    username: user.username,
-    email: user.email,
-    emailVerified: user.emailVerifiedAt !== null,
-    avatar: deps.storage.url(user.avatarPath),
-    cover: deps.storage.url(user.coverPath),
-    description: user.description,
-    color: user.color,
-    gender: user.gender,
-    phone_number: user.phoneNumber,
-    country: user.country,
-    preference: user.preference,
-    isLive: user.isLive ? 1 : 0,
-    isVerified: user.verificationStatus,
-    studio: studio ? { ...studio, role: user.studioRole } : null,
-    links: links.map((l) => ({
-      id: l.id,
-      url: l.url,
-      name: l.name,
-      icon: l.icon,
-      isLive: l.isLive ? 1 : 0,
-      isImportant: l.isImportant ? 1 : 0,
-    })),
-  };
-}
-
 /** The user the request acts on: the caller, or (with user_id) a member the caller may manage. */
 async function targetOf(deps: AppDeps, actor: UserRow, userId: number | undefined): Promise<UserRow> {
   if (userId === undefined || userId === actor.id) return actor;
   if (!(await canManageCreator(deps.database.db, actor, userId))) throw forbidden();
-  const [target] = await deps.database.db.select().from(t.users).where(eq(t.users.id, userId));
+  const target = await userById(deps.database.db, userId);
   if (!target) throw forbidden();
   return target;
 }
@@ -138,7 +96,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
   });
 
   const reload = async (id: number) => {
-    const [row] = await db.select().from(t.users).where(eq(t.users.id, id));
+    const row = await userById(db, id);
     if (!row) throw forbidden();
     return row;
   };
@@ -160,23 +118,9 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
       for (const action of input.links) {
         if (action.action === 'add') {
           const url = /^https?:\/\//i.test(action.url) ? action.url : `https://${action.url}`;
-          // A new link goes to the end of the list, after the ones the creator already ordered.
-          const [last] = await db
-            .select({ position: sql<number>`coalesce(max(${t.links.position}), -1)::int` })
-            .from(t.links)
-            .where(eq(t.links.userId, target.id));
-          await db.insert(t.links).values({
-            userId: target.id,
-            url,
-            name: action.name || linkName(url),
-            position: (last?.position ?? -1) + 1,
-          });
+          await appendLink(db, target.id, { url, name: action.name || linkName(url) });
         } else {
-          const removed = await db
-            .delete(t.links)
-            .where(and(eq(t.links.id, action.id), eq(t.links.userId, target.id)))
-            .returning({ id: t.links.id });
-          if (removed.length === 0) throw new HttpError(404, p.linkNotFound);
+          if (!(await deleteLink(db, target.id, action.id))) throw new HttpError(404, p.linkNotFound);
           message = p.linkDeleted;
         }
       }
@@ -188,10 +132,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
       const target = await targetOf(deps, actor, input.user_id);
       // A manager may run a member's profile but never take over the login.
       if (target.id !== actor.id) throw forbidden();
-      await db
-        .update(t.users)
-        .set({ passwordHash: await hashPassword(input.password), updatedAt: new Date() })
-        .where(eq(t.users.id, target.id));
+      await updateUser(db, target.id, { passwordHash: await hashPassword(input.password) });
       await revokeOtherAccessTokens(db, target.id, bearerOf(request));
       return answer(p.passwordChanged, target.id);
     }
@@ -200,10 +141,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
       const input = parse(profileColorSchema, body);
       const target = await targetOf(deps, actor, input.user_id);
       if (target.type !== 'channel') throw forbidden();
-      await db
-        .update(t.users)
-        .set({ color: input.color, updatedAt: new Date() })
-        .where(eq(t.users.id, target.id));
+      await updateUser(db, target.id, { color: input.color });
       return answer(p.photoUpdated, target.id);
     }
 
@@ -212,10 +150,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
       const target = await targetOf(deps, actor, input.user_id);
       // What the account likes to watch is the viewer's own business, never a studio's.
       if (target.id !== actor.id) throw forbidden();
-      await db
-        .update(t.users)
-        .set({ preference: input.preference, updatedAt: new Date() })
-        .where(eq(t.users.id, target.id));
+      await updateUser(db, target.id, { preference: input.preference });
       return answer(p.preferenceSaved, target.id);
     }
 
@@ -223,10 +158,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
     if (has(body, 'gender') && !detailKeys.some((k) => has(body, k))) {
       const input = parse(profileGenderSchema, body);
       const target = await targetOf(deps, actor, input.user_id);
-      await db
-        .update(t.users)
-        .set({ gender: input.gender, updatedAt: new Date() })
-        .where(eq(t.users.id, target.id));
+      await updateUser(db, target.id, { gender: input.gender });
       return answer(p.genderChanged, target.id);
     }
 
@@ -239,16 +171,12 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
     if (input.username !== undefined && !(await usernameAvailable(db, input.username, target.id))) {
       throw new HttpError(422, messages.auth.usernameTaken, { username: [messages.auth.usernameTaken] });
     }
-    await db
-      .update(t.users)
-      .set({
-        ...(input.name !== undefined && { name: input.name }),
-        ...(input.username !== undefined && { username: input.username, slug: input.username.toLowerCase() }),
-        ...(input.description !== undefined && { description: input.description || null }),
-        ...(input.phone_number !== undefined && { phoneNumber: input.phone_number }),
-        updatedAt: new Date(),
-      })
-      .where(eq(t.users.id, target.id));
+    await updateUser(db, target.id, {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.username !== undefined && { username: input.username, slug: input.username.toLowerCase() }),
+      ...(input.description !== undefined && { description: input.description || null }),
+      ...(input.phone_number !== undefined && { phoneNumber: input.phone_number }),
+    });
     return answer(p.detailsUpdated, target.id);
   }
 
@@ -280,10 +208,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
         throw new HttpError(422, p.imageFailed, { [field]: [p.imageFailed] });
       }
       const previous = target[box.column];
-      await db
-        .update(t.users)
-        .set({ [box.column]: relative, updatedAt: new Date() })
-        .where(eq(t.users.id, target.id));
+      await updateUser(db, target.id, { [box.column]: relative });
       if (previous) await deps.storage.remove(previous).catch(() => undefined);
       message = box.done;
     }

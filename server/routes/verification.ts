@@ -3,7 +3,6 @@
 // like any upload so that metadata (GPS of the phone that took them) is not kept either.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import {
@@ -14,7 +13,6 @@ import {
   verificationSchema,
   verificationStatusSchema,
 } from '../../src/contract';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, invalid, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
@@ -22,6 +20,7 @@ import { installImageMultipart, readImageForm } from '../http/multipart';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 import { reencodeImage, sniffImage } from '../media/images';
+import { submitVerification } from '../users/verification';
 import { requireKnownCountry } from './geo';
 
 const m = messages.verification;
@@ -101,27 +100,20 @@ export default async function verificationRoutes(app: FastifyInstance, deps: App
           }
           stored[field] = path.posix.join(relativeDir, name);
         }
-        await db.transaction(async (tx) => {
-          await tx.insert(t.verificationRequests).values({
-            userId: user.id,
-            legalName: input.legal_name,
-            stageName: input.stage_name,
-            address: input.address,
-            country: input.country,
-            gender: input.gender,
-            dateOfBirth: input.date_of_birth,
-            age: ageOn(input.date_of_birth),
-            identification: input.identification as 'driver' | 'passport' | 'idcard',
-            identificationId: input.identification_id,
-            frontPicturePath: stored.front_picture_id as string,
-            backPicturePath: stored.back_picture_id as string,
-            facePicturePath: stored.face_picture_id as string,
-            signaturePath: stored.signature as string,
-          });
-          await tx
-            .update(t.users)
-            .set({ verificationStatus: 'pending', updatedAt: new Date() })
-            .where(eq(t.users.id, user.id));
+        await submitVerification(db, user.id, {
+          legalName: input.legal_name,
+          stageName: input.stage_name,
+          address: input.address,
+          country: input.country,
+          gender: input.gender,
+          dateOfBirth: input.date_of_birth,
+          age: ageOn(input.date_of_birth),
+          identification: input.identification as 'driver' | 'passport' | 'idcard',
+          identificationId: input.identification_id,
+          frontPicturePath: stored.front_picture_id as string,
+          backPicturePath: stored.back_picture_id as string,
+          facePicturePath: stored.face_picture_id as string,
+          signaturePath: stored.signature as string,
         });
       } catch (err) {
         // Half a set of ID photos is useless and still personal data: do not keep it.
