@@ -17,7 +17,7 @@ import { notFound } from '../http/errors';
 import { nextLink } from '../http/page-link';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
-import { presentUser, presentVideos } from '../videos/present';
+import { presentLink, presentUser, presentVideos } from '../videos/present';
 import { notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const idOrSlug = v.object({ id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)) });
@@ -93,14 +93,7 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     ]);
     return {
       data: presentUser(deps.storage, user, {
-        links: links.map((l) => ({
-          id: l.id,
-          url: l.url,
-          name: l.name,
-          icon: l.icon,
-          isLive: l.isLive ? 1 : 0,
-          isImportant: l.isImportant ? 1 : 0,
-        })),
+        links: links.map(presentLink),
         contests: contests.map(({ id, title, content }) => ({ id, title, content })),
         totalLikes: totals?.likes ?? 0,
         totalVideoViews: totals?.views ?? 0,

@@ -6,6 +6,7 @@ import type { UserRow } from '../auth/tokens';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { presentLink } from '../videos/present';
 
 /** Profiles live at /{username}: a username must never shadow a route of the app or the API. */
 export const RESERVED_USERNAMES = new Set([
@@ -108,13 +109,6 @@ export async function ownProfile(deps: AppDeps, user: UserRow): Promise<OwnProfi
     isLive: user.isLive ? 1 : 0,
     isVerified: user.verificationStatus,
     studio: studio ? { ...studio, role: user.studioRole } : null,
-    links: links.map((l) => ({
-      id: l.id,
-      url: l.url,
-      name: l.name,
-      icon: l.icon,
-      isLive: l.isLive ? 1 : 0,
-      isImportant: l.isImportant ? 1 : 0,
-    })),
+    links: links.map(presentLink),
   };
 }

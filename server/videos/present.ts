@@ -95,6 +95,16 @@ export async function presentVideos(
   });
 }
 
+/** A profile link as every answer shows it: flags as 0/1, like the rest of the API. */
+export const presentLink = (l: typeof t.links.$inferSelect): PublicUser['links'][number] => ({
+  id: l.id,
+  url: l.url,
+  name: l.name,
+  icon: l.icon,
+  isLive: l.isLive ? 1 : 0,
+  isImportant: l.isImportant ? 1 : 0,
+});
+
 export function presentUser(
   storage: MediaStorage,
   user: UserRow,
