@@ -2,6 +2,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { ChevronLeftIcon, ChevronRightIcon } from '../icons';
 import { CalendarIcon } from '../more-icons';
 import { Sheet } from '../Sheet';
+import { describedBy, FieldNotes } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './date-picker.css';
 
@@ -192,8 +193,7 @@ export function DatePickerField<V extends FormValues, K extends DateKeys<V>>({
   const id = form.fieldId(name);
   const error = form.errors[name];
   const value = String(form.values[name] ?? '');
-  const described =
-    [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, error, hint);
   return (
     <div className={`field date-picker-field${error ? ' has-error' : ''} ${className}`}>
       <label htmlFor={id} className="field-label">
@@ -220,16 +220,7 @@ export function DatePickerField<V extends FormValues, K extends DateKeys<V>>({
         />
         <CalendarIcon className="date-picker-icon" />
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
       {open && (
         <CalendarSheet
           title={label}

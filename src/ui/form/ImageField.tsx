@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { CloseIcon } from '../icons';
 import { CameraIcon, ImageIcon } from '../more-icons';
+import { describedBy, FieldNotes } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './image-field.css';
 
@@ -52,8 +53,7 @@ export function ImageField<V extends FormValues, K extends ImageKeys<V>>({
   const value = form.values[name];
   const preview = usePreview(value);
   const picked = value instanceof Blob && value.size > 0;
-  const described =
-    [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, error, hint);
 
   const take = (input: HTMLInputElement) => {
     const file = input.files?.[0];
@@ -118,16 +118,7 @@ export function ImageField<V extends FormValues, K extends ImageKeys<V>>({
           </label>
         </div>
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </fieldset>
   );
 }

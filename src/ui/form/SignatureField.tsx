@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type SignaturePadType from 'signature_pad';
 import type { PointGroup } from 'signature_pad';
+import { describedBy, FieldNotes } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './signature-field.css';
 
@@ -181,9 +182,7 @@ export function SignatureField<V extends FormValues, K extends BlobKeys<V>, S ex
   }, [strokes, paint]);
 
   const typed = strokes && 'typed' in strokes ? strokes.typed : '';
-  const described = [`${id}-how`, error ? `${id}-error` : '', hint ? `${id}-hint` : '']
-    .filter(Boolean)
-    .join(' ');
+  const described = describedBy(id, error, hint, `${id}-how`);
 
   return (
     <fieldset className={`field signature-field${error ? ' has-error' : ''}`}>
@@ -239,16 +238,7 @@ export function SignatureField<V extends FormValues, K extends BlobKeys<V>, S ex
           Clear
         </button>
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </fieldset>
   );
 }

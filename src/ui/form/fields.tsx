@@ -1,5 +1,6 @@
 import { type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
 import { CloseIcon, EyeIcon, EyeOffIcon } from '../icons';
+import { describedBy, FieldNotes } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './form.css';
 
@@ -15,11 +16,6 @@ interface BaseProps<V extends FormValues, K> {
   /** `good`: the hint is good news (an available username), drawn green. */
   hintTone?: 'good';
   className?: string;
-}
-
-function describedBy(id: string, error: string | undefined, hint: ReactNode) {
-  const ids = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
-  return ids || undefined;
 }
 
 /** Label on top, the control, then the hint and the field's first message: the layout of every field. */
@@ -51,16 +47,7 @@ function FieldFrame({
         {extra}
       </div>
       {children}
-      {hint && (
-        <p id={`${id}-hint`} className={`field-hint${hintTone === 'good' ? ' is-good' : ''}`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} hintTone={hintTone} error={error} />
     </div>
   );
 }
@@ -288,16 +275,7 @@ export function CheckboxField<V extends FormValues, K extends KeysOf<V, boolean>
         />
         <label htmlFor={id}>{label}</label>
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -323,14 +301,10 @@ export function SwitchField<V extends FormValues, K extends KeysOf<V, boolean>>(
           checked={Boolean(form.values[name])}
           aria-checked={Boolean(form.values[name])}
           onChange={(event) => form.setValue(name, event.target.checked as V[K])}
-          aria-describedby={hint ? `${id}-hint` : undefined}
+          aria-describedby={describedBy(id, undefined, hint)}
         />
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} />
     </div>
   );
 }
@@ -385,16 +359,7 @@ export function ChoiceField<V extends FormValues, K extends KeysOf<V, string>>({
           </label>
         ))}
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </fieldset>
   );
 }
@@ -597,16 +562,7 @@ export function ColorField<V extends FormValues, K extends KeysOf<V, string>>({
           <span className="visually-hidden">{customLabel}</span>
         </label>
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </fieldset>
   );
 }

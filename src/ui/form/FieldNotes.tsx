@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+
+/** The ids a control points to with aria-describedby: its message first, then its hint. */
+export function describedBy(id: string, error: string | undefined, hint: ReactNode, ...more: string[]) {
+  const ids = [...more, error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return ids || undefined;
+}
+
+/**
+ * What stands under every field: the hint that stays, then the field's first message. The ids are the ones
+ * `describedBy` gives the control, so a screen reader reads both with it.
+ */
+export function FieldNotes({
+  id,
+  hint,
+  hintTone,
+  error,
+}: {
+  id: string;
+  hint?: ReactNode;
+  /** `good`: the hint is good news (an available username), drawn green. */
+  hintTone?: 'good' | undefined;
+  error?: string | undefined;
+}) {
+  return (
+    <>
+      {hint && (
+        <p id={`${id}-hint`} className={`field-hint${hintTone === 'good' ? ' is-good' : ''}`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
