@@ -64,6 +64,8 @@ export interface Config {
   uploadMaxBytes: number;
   /** A media job silent (no heartbeat) for this long is presumed dead and its video handed to a new job. */
   mediaStaleSeconds: number;
+  /** How long a built discover page is answered from memory (ms): the once-a-minute of issue 17. */
+  discoverCacheMs: number;
 }
 
 export interface S3Config {
@@ -154,5 +156,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adOrigins: list(env.AD_ORIGINS),
     uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, VIDEO_MAX_BYTES, 'UPLOAD_MAX_BYTES'),
     mediaStaleSeconds: Math.max(3, int(env.MEDIA_STALE_SECONDS, 30, 'MEDIA_STALE_SECONDS')),
+    discoverCacheMs: int(env.DISCOVER_CACHE_MS, 60_000, 'DISCOVER_CACHE_MS'),
   };
 }

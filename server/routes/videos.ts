@@ -27,6 +27,7 @@ import type { IdParams } from '../http/params';
 import { parse } from '../http/validate';
 import { requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../media/cleanup';
+import { contentChanged } from '../videos/freshness';
 import {
   nextLink,
   opensList,
@@ -177,6 +178,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!(await canManageCreator(db, user, video.userId)))
       throw new HttpError(403, messages.server.forbidden);
     await db.update(t.videos).set({ status: 'deleting', updatedAt: new Date() }).where(eq(t.videos.id, id));
+    contentChanged(db);
     if (deps.jobs) {
       await deps.jobs.send(
         VIDEO_CLEANUP_QUEUE.name,
