@@ -66,6 +66,8 @@ export interface Config {
   mediaStaleSeconds: number;
   /** How long a built discover page is answered from memory (ms): the once-a-minute of issue 17. */
   discoverCacheMs: number;
+  /** How long page 1 of the home feed (per filter and place) is answered from memory (ms). */
+  feedCacheMs: number;
 }
 
 export interface S3Config {
@@ -157,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, VIDEO_MAX_BYTES, 'UPLOAD_MAX_BYTES'),
     mediaStaleSeconds: Math.max(3, int(env.MEDIA_STALE_SECONDS, 30, 'MEDIA_STALE_SECONDS')),
     discoverCacheMs: int(env.DISCOVER_CACHE_MS, 60_000, 'DISCOVER_CACHE_MS'),
+    feedCacheMs: int(env.FEED_CACHE_MS, 5_000, 'FEED_CACHE_MS'),
   };
 }

@@ -22,7 +22,7 @@ import { invalid, type Operation } from '../http/doc';
 import { parse } from '../http/validate';
 import { geoOf, type Viewer, viewerOf } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
-import { contentVersion } from '../videos/freshness';
+import { memo } from '../videos/freshness';
 import { presentForViewer, type VideoRow, visibleTo } from '../videos/listing';
 import { presentVideos } from '../videos/present';
 import { notGeoBlocked, publicVideo } from '../videos/visibility';
@@ -36,8 +36,6 @@ const DISCOVER_KEYS = 2000;
 interface Cached {
   json: string;
   etag: string;
-  expires: number;
-  version: number;
 }
 /** Below this, trigram matches are mostly noise; 'lunna' ~ 'luna' scores 0.57, 'beech' ~ 'beach' 0.33. */
 const SIMILARITY = 0.3;
@@ -182,32 +180,15 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
     const json = JSON.stringify(body);
     // Strong validator: the same bytes always give the same tag, on every API node.
     const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
-    return { json, etag, expires: Date.now() + deps.config.discoverCacheMs, version: contentVersion(db) };
+    return { json, etag };
   }
 
   // Discover is the same for every viewer of a gender choice and place: built once per minute per key (or
   // sooner when a video is published or deleted here), and the requests that arrive while it is being built
   // wait for that one build instead of starting their own.
-  const cache = new Map<string, Promise<Cached>>();
-  const fresh = (entry: Cached) => entry.expires > Date.now() && entry.version === contentVersion(db);
-  async function page(gender: string | undefined, geo: Pick<Viewer, 'country' | 'region'>) {
-    const key = `${gender ?? ''}|${geo.country ?? ''}|${geo.region ?? ''}`;
-    const held = cache.get(key);
-    if (held) {
-      const entry = await held.catch(() => undefined);
-      if (entry && fresh(entry)) return entry;
-      // Another request may have started the rebuild while this one waited.
-      const now = cache.get(key);
-      if (now !== held && now) return now;
-    }
-    const building = build(gender, geo);
-    // Bounded: gender choices × countries × regions seen; the oldest key goes first.
-    if (cache.size >= DISCOVER_KEYS) cache.delete(cache.keys().next().value as string);
-    cache.delete(key);
-    cache.set(key, building);
-    building.catch(() => cache.get(key) === building && cache.delete(key));
-    return building;
-  }
+  const cached = memo<Cached>(db, () => deps.config.discoverCacheMs, DISCOVER_KEYS);
+  const page = (gender: string | undefined, geo: Pick<Viewer, 'country' | 'region'>) =>
+    cached(`${gender ?? ''}|${geo.country ?? ''}|${geo.region ?? ''}`, () => build(gender, geo));
 
   app.get('/v1/discover', { config: { doc: discoverDoc } }, async (request, reply) => {
     const query = parse(discoverQuerySchema, request.query);
