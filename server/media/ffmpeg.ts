@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 
 const require = createRequire(import.meta.url);
 
@@ -56,10 +57,26 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/**
+ * Media tools run at the lowest CPU priority: a transcode takes whatever the API leaves, so a crowd's requests
+ * are answered first and the transcode finishes a little later, instead of both slowing down together.
+ */
+export const MEDIA_TOOL_NICENESS = 19;
+
+function lowerPriority(child: ChildProcess) {
+  if (child.pid === undefined) return;
+  try {
+    os.setPriority(child.pid, MEDIA_TOOL_NICENESS);
+  } catch {
+    // Already gone, or a platform without priorities: the tool runs as it is.
+  }
+}
+
 /** Runs a binary to completion; rejects with the last lines of stderr on a non-zero exit. */
 export function run(bin: string, args: readonly string[], opts: { timeoutMs?: number } = {}) {
   return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    lowerPriority(child);
     running.add(child);
     child.on('exit', () => running.delete(child));
     let stdout = '';
