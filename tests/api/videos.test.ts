@@ -136,6 +136,18 @@ describe('GET /v1/videos page 1 from memory', () => {
     ]);
     expect((await page('?guest_id=guest-bbbb-2222')).map((x) => x.isLiked)).toEqual([false, false]);
     expect((await page()).map((x) => x.isLiked)).toEqual([false, false]);
+    // Arriving together, their flags are read in one query and each still gets only their own.
+    const together = await Promise.all(
+      ['guest-bbbb-2222', 'guest-aaaa-1111', 'guest-cccc-3333', 'guest-aaaa-1111'].map((g) =>
+        page(`?guest_id=${g}`),
+      ),
+    );
+    expect(together.map((p) => p.map((x) => x.isLiked))).toEqual([
+      [false, false],
+      [false, true],
+      [false, false],
+      [false, true],
+    ]);
 
     // A hit written behind the API's back waits for the end of the period; a delete through it does not.
     const hit = await insertVideo(mem, { userId: creator.id, title: 'hit', likeCount: 500 });
