@@ -50,14 +50,22 @@ async function startBare(body: Buffer) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const load1 = () => os.loadavg()[0]?.toFixed(2) ?? '?';
 
-/** Goals of issue 17: req/s at least, p99 at most (ms). `todayRps` is the issue's measure before. */
+/**
+ * Goals of issue 17: req/s at least, p99 under (ms). The home feed's is 10 times what the issue measured
+ * before on this machine: 200 req/s on PGlite, 420 on PostgreSQL.
+ */
+const feedBefore = process.env.DATABASE_URL ? 420 : 200;
 const GOALS: Record<string, { rps: number; p99?: number; note: string }> = {
   'home feed (guest without id)': {
-    rps: 2000,
+    rps: 10 * feedBefore,
     p99: 100,
-    note: '>= 10x the 200 req/s of before, p99 < 100 ms',
+    note: `>= 10x the ${feedBefore} req/s of before, p99 < 100 ms`,
   },
-  'home feed (guest with id)': { rps: 2000, p99: 100, note: '>= 10x before, p99 < 100 ms' },
+  'home feed (guest with id)': {
+    rps: 10 * feedBefore,
+    p99: 100,
+    note: `>= 10x the ${feedBefore} req/s of before (measured without id), p99 < 100 ms`,
+  },
   discover: { rps: 5000, note: '>= 5,000 req/s' },
   'view post': { rps: 1500, note: '>= 1,500 req/s, nothing lost or counted twice' },
   'like post': { rps: 1500, note: '>= 1,500 req/s, nothing lost or counted twice' },
@@ -100,11 +108,15 @@ async function duringTranscode(base: string, scenario: Scenario) {
     const r = await load(base, scenario, { seconds: SECONDS, connections: 20 }).finally(stop);
     return `${label}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (load avg ${load1()})`;
   };
-  return [
-    await measure('no transcode', undefined),
-    await measure('ffmpeg at nice 0 (before)', 0),
-    await measure(`ffmpeg at nice ${MEDIA_TOOL_NICENESS} (now)`, MEDIA_TOOL_NICENESS),
-  ].join('; ');
+  // Warmed up first (JIT, the first queries), then each case twice, alternating, against the noise.
+  await load(base, scenario, { seconds: 2, connections: 20 });
+  const lines: string[] = [];
+  for (let round = 1; round <= 2; round++) {
+    lines.push(await measure(`no transcode #${round}`, undefined));
+    lines.push(await measure(`ffmpeg at nice 0 (before) #${round}`, 0));
+    lines.push(await measure(`ffmpeg at nice ${MEDIA_TOOL_NICENESS} (now) #${round}`, MEDIA_TOOL_NICENESS));
+  }
+  return lines.join('; ');
 }
 
 export async function serverBench(): Promise<Record<string, string>> {
