@@ -68,6 +68,8 @@ export interface Config {
   discoverCacheMs: number;
   /** How long page 1 of the home feed (per filter and place) is answered from memory (ms). */
   feedCacheMs: number;
+  /** CPU niceness of ffmpeg and ffprobe (0 to 19): transcodes yield to the API's requests. */
+  mediaNiceness: number;
 }
 
 export interface S3Config {
@@ -160,5 +162,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaStaleSeconds: Math.max(3, int(env.MEDIA_STALE_SECONDS, 30, 'MEDIA_STALE_SECONDS')),
     discoverCacheMs: int(env.DISCOVER_CACHE_MS, 60_000, 'DISCOVER_CACHE_MS'),
     feedCacheMs: int(env.FEED_CACHE_MS, 5_000, 'FEED_CACHE_MS'),
+    mediaNiceness: int(env.MEDIA_NICENESS, 10, 'MEDIA_NICENESS'),
   };
 }

@@ -24,8 +24,10 @@ let resolved: { ffmpeg?: string; ffprobe?: string } = {};
 export function configureBinaries(opts: {
   ffmpegPath?: string | undefined;
   ffprobePath?: string | undefined;
+  mediaNiceness?: number | undefined;
 }) {
   resolved = { ffmpeg: opts.ffmpegPath, ffprobe: opts.ffprobePath };
+  niceness = Math.min(19, Math.max(0, opts.mediaNiceness ?? 0));
 }
 
 export const ffmpegPath = () => {
@@ -58,15 +60,17 @@ process.on('exit', () => {
 });
 
 /**
- * Media tools run at the lowest CPU priority: a transcode takes whatever the API leaves, so a crowd's requests
- * are answered first and the transcode finishes a little later, instead of both slowing down together.
+ * The server runs media tools at a lower CPU priority (config MEDIA_NICENESS, 10 by default): a transcode
+ * takes what the API leaves, so a crowd's requests are answered first and the transcode finishes a little
+ * later. Not the lowest (19): on a machine shared with other busy programs that would stall transcodes
+ * outright. 0 (unchanged) until configureBinaries sets it, as in the API tests.
  */
-export const MEDIA_TOOL_NICENESS = 19;
+let niceness = 0;
 
 function lowerPriority(child: ChildProcess) {
-  if (child.pid === undefined) return;
+  if (child.pid === undefined || niceness === 0) return;
   try {
-    os.setPriority(child.pid, MEDIA_TOOL_NICENESS);
+    os.setPriority(child.pid, niceness);
   } catch {
     // Already gone, or a platform without priorities: the tool runs as it is.
   }

@@ -4,7 +4,8 @@
 // `BENCH_DATA_DIR=dir` reuses a demo already seeded there (the first start seeds it; 24 videos).
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { configureBinaries, ffmpegPath, MEDIA_TOOL_NICENESS } from '../../server/media/ffmpeg';
+import { loadConfig } from '../../server/config';
+import { configureBinaries, ffmpegPath } from '../../server/media/ffmpeg';
 import { startServer } from '../e2e/server';
 import { type LoadResult, load, type Scenario, scenarios } from './api-load';
 
@@ -73,9 +74,10 @@ const GOALS: Record<string, { rps: number; p99?: number; note: string }> = {
 
 /**
  * Home-feed latency while a 1080x1920 x264 encode runs beside the server: at the normal priority (as the
- * server ran ffmpeg before) and at MEDIA_TOOL_NICENESS (as it runs it now), against none at all.
+ * server ran ffmpeg before) and at MEDIA_NICENESS (as it runs it now), against none at all.
  */
 async function duringTranscode(base: string, scenario: Scenario) {
+  const { mediaNiceness } = loadConfig();
   configureBinaries({});
   const encode = (nice: number) => {
     const child = spawn(
@@ -114,7 +116,7 @@ async function duringTranscode(base: string, scenario: Scenario) {
   for (let round = 1; round <= 2; round++) {
     lines.push(await measure(`no transcode #${round}`, undefined));
     lines.push(await measure(`ffmpeg at nice 0 (before) #${round}`, 0));
-    lines.push(await measure(`ffmpeg at nice ${MEDIA_TOOL_NICENESS} (now) #${round}`, MEDIA_TOOL_NICENESS));
+    lines.push(await measure(`ffmpeg at nice ${mediaNiceness} (now) #${round}`, mediaNiceness));
   }
   return lines.join('; ');
 }
