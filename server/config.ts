@@ -64,6 +64,12 @@ export interface Config {
   uploadMaxBytes: number;
   /** A media job silent (no heartbeat) for this long is presumed dead and its video handed to a new job. */
   mediaStaleSeconds: number;
+  /** How long a built discover page is answered from memory (ms): the once-a-minute of issue 17. */
+  discoverCacheMs: number;
+  /** How long page 1 of the home feed (per filter and place) is answered from memory (ms). */
+  feedCacheMs: number;
+  /** CPU niceness of ffmpeg and ffprobe (0 to 19): transcodes yield to the API's requests. */
+  mediaNiceness: number;
 }
 
 export interface S3Config {
@@ -154,5 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adOrigins: list(env.AD_ORIGINS),
     uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, VIDEO_MAX_BYTES, 'UPLOAD_MAX_BYTES'),
     mediaStaleSeconds: Math.max(3, int(env.MEDIA_STALE_SECONDS, 30, 'MEDIA_STALE_SECONDS')),
+    discoverCacheMs: int(env.DISCOVER_CACHE_MS, 60_000, 'DISCOVER_CACHE_MS'),
+    feedCacheMs: int(env.FEED_CACHE_MS, 5_000, 'FEED_CACHE_MS'),
+    mediaNiceness: int(env.MEDIA_NICENESS, 10, 'MEDIA_NICENESS'),
   };
 }

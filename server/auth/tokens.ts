@@ -1,8 +1,9 @@
 // Bearer and one-time tokens: 32 random bytes shown once to the client, only their SHA-256 stored. A leaked
 // database row therefore cannot be presented as a token (the hash is not the token).
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { coalesce } from '../db/coalesce';
 import * as t from '../db/schema';
 
 /** A session without "remember me" lasts a day; with it, sixty days (sliding is not needed for a feed app). */
@@ -24,21 +25,33 @@ export async function issueAccessToken(db: Db, userId: number, rememberMe: boole
 
 export type UserRow = typeof t.users.$inferSelect;
 
-/** The user a bearer token belongs to, or undefined when it is unknown, revoked or expired. */
+const tokenReaders = new WeakMap<Db, (hash: string) => Promise<UserRow | undefined>>();
+
+/**
+ * The user a bearer token belongs to, or undefined when it is unknown, revoked or expired. Lookups that
+ * arrive together share one query (db/coalesce.ts); each is read after its request arrived.
+ */
 export async function userForAccessToken(db: Db, token: string): Promise<UserRow | undefined> {
   if (!/^[A-Za-z0-9_-]{20,128}$/.test(token)) return undefined;
-  const [row] = await db
-    .select({ user: t.users })
-    .from(t.accessTokens)
-    .innerJoin(t.users, eq(t.users.id, t.accessTokens.userId))
-    .where(
-      and(
-        eq(t.accessTokens.tokenHash, hashToken(token)),
-        isNull(t.accessTokens.revokedAt),
-        gt(t.accessTokens.expiresAt, sql`now()`),
-      ),
-    );
-  return row?.user;
+  let read = tokenReaders.get(db);
+  if (!read) {
+    read = coalesce(async (hashes: string[]) => {
+      const rows = await db
+        .select({ hash: t.accessTokens.tokenHash, user: t.users })
+        .from(t.accessTokens)
+        .innerJoin(t.users, eq(t.users.id, t.accessTokens.userId))
+        .where(
+          and(
+            inArray(t.accessTokens.tokenHash, hashes),
+            isNull(t.accessTokens.revokedAt),
+            gt(t.accessTokens.expiresAt, sql`now()`),
+          ),
+        );
+      return new Map(rows.map((r) => [r.hash, r.user]));
+    }, undefined);
+    tokenReaders.set(db, read);
+  }
+  return read(hashToken(token));
 }
 
 export async function revokeAccessToken(db: Db, token: string): Promise<void> {

@@ -57,23 +57,33 @@ export function viewerOf(request: FastifyRequest, deps: AppDeps): Promise<Viewer
     const token = bearerOf(request);
     const user = token ? await userForAccessToken(deps.database.db, token) : undefined;
     const guestId = user ? undefined : guestIdOf(request);
-    // Geo headers are a proxy's word, like X-Forwarded-For: from anyone else they are the client's choice.
-    const trusted = fromTrustedProxy(request.raw, deps.config.trustProxy);
-    const country = trusted ? header(request, deps.config.geoCountryHeader)?.toUpperCase() : undefined;
-    const region = trusted
-      ? header(request, deps.config.geoRegionHeader)
-          ?.toUpperCase()
-          .replace(/^[A-Z]{2}-/, '')
-      : undefined;
     return {
       user,
       guestId,
       key: user ? `u:${user.id}` : guestId ? `g:${guestId}` : undefined,
-      country: country && /^[A-Z]{2}$/.test(country) ? country : undefined,
-      region: region && /^[A-Z0-9]{1,3}$/.test(region) ? region : undefined,
+      ...geoOf(request, deps),
     };
   })();
   return request.viewerPromise;
+}
+
+/** Where the viewer is, from trusted proxy headers only; no database read (discover needs nothing else). */
+export function geoOf(
+  request: FastifyRequest,
+  deps: Pick<AppDeps, 'config'>,
+): Pick<Viewer, 'country' | 'region'> {
+  // Geo headers are a proxy's word, like X-Forwarded-For: from anyone else they are the client's choice.
+  const trusted = fromTrustedProxy(request.raw, deps.config.trustProxy);
+  const country = trusted ? header(request, deps.config.geoCountryHeader)?.toUpperCase() : undefined;
+  const region = trusted
+    ? header(request, deps.config.geoRegionHeader)
+        ?.toUpperCase()
+        .replace(/^[A-Z]{2}-/, '')
+    : undefined;
+  return {
+    country: country && /^[A-Z]{2}$/.test(country) ? country : undefined,
+    region: region && /^[A-Z0-9]{1,3}$/.test(region) ? region : undefined,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { videos } from '../db/schema';
 import type { QueueSpec } from '../jobs/boss';
 import { demoPattern, demoSeconds, demoToneHz } from '../seed/patterns';
+import { contentChanged } from '../videos/freshness';
 import { type DemoClip, demoClipArgs, masterPlaylist, type Rendition, stillImageArgs } from './args';
 import { ffmpeg } from './ffmpeg';
 import { discardIfDeleted, UNFINISHED, writeTile } from './pipeline';
@@ -93,6 +94,7 @@ export async function generateDemoVideo(
     .where(and(eq(videos.id, videoId), inArray(videos.status, UNFINISHED)))
     .returning({ id: videos.id });
   if (!approved) await discardIfDeleted(deps, videoId, dir);
+  else contentChanged(deps.db);
 }
 
 /** Writes one generated still (avatar, cover, icon) and returns its media-relative path. */

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 
 const require = createRequire(import.meta.url);
 
@@ -23,8 +24,10 @@ let resolved: { ffmpeg?: string; ffprobe?: string } = {};
 export function configureBinaries(opts: {
   ffmpegPath?: string | undefined;
   ffprobePath?: string | undefined;
+  mediaNiceness?: number | undefined;
 }) {
   resolved = { ffmpeg: opts.ffmpegPath, ffprobe: opts.ffprobePath };
+  niceness = Math.min(19, Math.max(0, opts.mediaNiceness ?? 0));
 }
 
 export const ffmpegPath = () => {
@@ -56,10 +59,28 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/**
+ * The server runs media tools at a lower CPU priority (config MEDIA_NICENESS, 10 by default): a transcode
+ * takes what the API leaves, so a crowd's requests are answered first and the transcode finishes a little
+ * later. Not the lowest (19): on a machine shared with other busy programs that would stall transcodes
+ * outright. 0 (unchanged) until configureBinaries sets it, as in the API tests.
+ */
+let niceness = 0;
+
+function lowerPriority(child: ChildProcess) {
+  if (child.pid === undefined || niceness === 0) return;
+  try {
+    os.setPriority(child.pid, niceness);
+  } catch {
+    // Already gone, or a platform without priorities: the tool runs as it is.
+  }
+}
+
 /** Runs a binary to completion; rejects with the last lines of stderr on a non-zero exit. */
 export function run(bin: string, args: readonly string[], opts: { timeoutMs?: number } = {}) {
   return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    lowerPriority(child);
     running.add(child);
     child.on('exit', () => running.delete(child));
     let stdout = '';

@@ -6,6 +6,7 @@
 // writing its heartbeat, and the sweep (at start and every few seconds in every worker process) hands
 // the video to a new job. Attempts are counted per video, so a file that kills its worker every time
 // ends in error instead of looping.
+
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import type { Database, Db, SqlExecutor } from '../db/client';
 import { uploadSessions, videos } from '../db/schema';
 import type { JobHandler, Jobs, QueueSpec } from '../jobs/boss';
 import { crashPoint } from '../util/crash-point';
+import { contentChanged } from '../videos/freshness';
 import {
   AUDIO_KBPS,
   fitWithin,
@@ -437,6 +439,7 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
           .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')))
           .returning({ id: videos.id });
         if (!approved) await discardIfDeleted(deps, videoId, dir);
+        else contentChanged(db);
       },
     );
 }

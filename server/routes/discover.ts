@@ -20,8 +20,9 @@ import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { invalid, type Operation } from '../http/doc';
 import { parse } from '../http/validate';
-import { type Viewer, viewerOf } from '../http/viewer';
+import { geoOf, type Viewer, viewerOf } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
+import { memo } from '../videos/freshness';
 import { presentForViewer, type VideoRow, visibleTo } from '../videos/listing';
 import { presentVideos } from '../videos/present';
 import { notGeoBlocked, publicVideo } from '../videos/visibility';
@@ -29,6 +30,13 @@ import { notGeoBlocked, publicVideo } from '../videos/visibility';
 const CREATORS = 12;
 const VIDEOS = 10;
 const SEARCH_LIMIT = 10;
+/** Discover answers kept in memory at most (gender choice × country × region). */
+const DISCOVER_KEYS = 2000;
+
+interface Cached {
+  json: string;
+  etag: string;
+}
 /** Below this, trigram matches are mostly noise; 'lunna' ~ 'luna' scores 0.57, 'beech' ~ 'beach' 0.33. */
 const SIMILARITY = 0.3;
 
@@ -118,11 +126,10 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
       422: invalid,
     },
   };
-  app.get('/v1/discover', { config: { doc: discoverDoc } }, async (request, reply) => {
-    const query = parse(discoverQuerySchema, request.query);
-    // Only the country and region matter here (geo-blocking); the rest of the viewer is ignored on purpose.
-    const viewer = await viewerOf(request, deps);
-    const genders = query.gender ? (query.gender.split(',') as ('m' | 't')[]) : undefined;
+  /** The page for one gender choice and place, with its ETag: what every such viewer is answered. */
+  async function build(gender: string | undefined, geo: Pick<Viewer, 'country' | 'region'>): Promise<Cached> {
+    const viewer: Viewer = { user: undefined, guestId: undefined, key: undefined, ...geo };
+    const genders = gender ? (gender.split(',') as ('m' | 't')[]) : undefined;
     const creatorFilters: SQL[] = [
       inArray(t.users.type, ['model', 'channel']),
       notGeoBlocked(viewer, t.users.id),
@@ -148,10 +155,10 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
         .where(and(...creatorFilters, hasPublicVideo))
         .orderBy(desc(t.users.createdAt), desc(t.users.id))
         .limit(CREATORS),
-      rankedVideos(db, viewer, query.gender, 'liked_weekly', { limit: VIDEOS }),
-      rankedVideos(db, viewer, query.gender, 'liked_all_time', { limit: VIDEOS }),
-      rankedVideos(db, viewer, query.gender, 'viewed_weekly', { limit: VIDEOS }),
-      rankedVideos(db, viewer, query.gender, 'viewed_all_time', { limit: VIDEOS }),
+      rankedVideos(db, viewer, gender, 'liked_weekly', { limit: VIDEOS }),
+      rankedVideos(db, viewer, gender, 'liked_all_time', { limit: VIDEOS }),
+      rankedVideos(db, viewer, gender, 'viewed_weekly', { limit: VIDEOS }),
+      rankedVideos(db, viewer, gender, 'viewed_all_time', { limit: VIDEOS }),
       db.select().from(t.webcamSites).orderBy(asc(t.webcamSites.position), asc(t.webcamSites.id)),
     ]);
     const present = (rows: VideoRow[]) => presentVideos(db, deps.storage, rows);
@@ -170,10 +177,24 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
         icon: s.icon && /^(https?:)?\//.test(s.icon) ? s.icon : deps.storage.url(s.icon),
       })),
     };
-
     const json = JSON.stringify(body);
     // Strong validator: the same bytes always give the same tag, on every API node.
     const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
+    return { json, etag };
+  }
+
+  // Discover is the same for every viewer of a gender choice and place: built once per minute per key (or
+  // sooner when a video is published or deleted here), and the requests that arrive while it is being built
+  // wait for that one build instead of starting their own.
+  const cached = memo<Cached>(db, () => deps.config.discoverCacheMs, DISCOVER_KEYS);
+  const page = (gender: string | undefined, geo: Pick<Viewer, 'country' | 'region'>) =>
+    cached(`${gender ?? ''}|${geo.country ?? ''}|${geo.region ?? ''}`, () => build(gender, geo));
+
+  app.get('/v1/discover', { config: { doc: discoverDoc } }, async (request, reply) => {
+    const query = parse(discoverQuerySchema, request.query);
+    // Only the country and region matter here (geo-blocking): no token or guest lookup.
+    const gender = query.gender ? [...new Set(query.gender.split(','))].sort().join(',') : undefined;
+    const { json, etag } = await page(gender, geoOf(request, deps));
     reply
       .header('ETag', etag)
       .header('Cache-Control', 'public, max-age=60, stale-while-revalidate=600')

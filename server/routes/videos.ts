@@ -6,6 +6,7 @@ import {
   feedQuerySchema,
   idOf,
   messages,
+  type Video,
   type VideoDeleteResponse,
   videoDeleteResponseSchema,
 } from '../../src/contract';
@@ -27,6 +28,7 @@ import type { IdParams } from '../http/params';
 import { parse } from '../http/validate';
 import { requireUser, type Viewer, viewerOf } from '../http/viewer';
 import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../media/cleanup';
+import { contentChanged, memo } from '../videos/freshness';
 import {
   nextLink,
   opensList,
@@ -35,11 +37,22 @@ import {
   rankedSessionPage,
   tagsFilter,
   type VideoRow,
+  viewerFlags,
   visibleTo,
   visibleVideo,
 } from '../videos/listing';
+import { presentVideos } from '../videos/present';
 
 const DEFAULT_PER_PAGE = 10;
+/** First pages kept in memory at most (filters × page size × place). */
+const FIRST_PAGE_KEYS = 2000;
+const anonymous: Viewer = {
+  user: undefined,
+  guestId: undefined,
+  key: undefined,
+  country: undefined,
+  region: undefined,
+};
 const MAX_PER_PAGE = 50;
 /**
  * A session is this many videos at most (its cursor stays near 6 KB, well inside URL limits); then links.next
@@ -116,12 +129,45 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     description: `${RANKING} ${sessionRules}`,
     responses: { 200: videoPage, 422: invalidList },
   };
+  // Page 1 is the same for every viewer of a filter and place but for their own isLiked / isRated: it is
+  // ranked and presented once per FEED_CACHE_MS per key (sooner when a video is published or deleted here),
+  // and each request adds only its viewer's flags. Later pages follow their session's cursor as before.
+  const firstPages = memo<{ rows: VideoRow[]; cursor: string | null; videos: Video[] }>(
+    db,
+    () => deps.config.feedCacheMs,
+    FIRST_PAGE_KEYS,
+  );
   app.get('/v1/videos', { config: { doc: homeDoc } }, async (request) => {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    const page = await rankedPage(db, viewer, query, perPage, pageOffset(query, perPage));
-    return answer(request, viewer, page.rows, page.cursor);
+    if (!opensList(query)) {
+      const page = await rankedPage(db, viewer, query, perPage, pageOffset(query, perPage));
+      return answer(request, viewer, page.rows, page.cursor);
+    }
+    const place = { country: viewer.country, region: viewer.region };
+    const key = `${query.gender ?? ''}|${query.tags ?? ''}|${perPage}|${place.country ?? ''}|${place.region ?? ''}`;
+    const first = await firstPages(key, async () => {
+      const page = await rankedPage(db, { ...anonymous, ...place }, query, perPage, 0);
+      return { ...page, videos: await presentVideos(db, deps.storage, page.rows) };
+    });
+    const flags = viewer.key
+      ? await viewerFlags(
+          db,
+          viewer,
+          first.rows.map((r) => r.id),
+        )
+      : undefined;
+    return {
+      data: flags
+        ? first.videos.map((video) => ({
+            ...video,
+            isLiked: flags.liked.has(video.id),
+            isRated: flags.rated.has(video.id),
+          }))
+        : first.videos,
+      links: { next: nextLink('/v1/videos', request.query as Record<string, unknown>, first.cursor) },
+    };
   });
 
   const startDoc: Operation = {
@@ -177,6 +223,7 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!(await canManageCreator(db, user, video.userId)))
       throw new HttpError(403, messages.server.forbidden);
     await db.update(t.videos).set({ status: 'deleting', updatedAt: new Date() }).where(eq(t.videos.id, id));
+    contentChanged(db);
     if (deps.jobs) {
       await deps.jobs.send(
         VIDEO_CLEANUP_QUEUE.name,

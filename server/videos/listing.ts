@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { MAX_ID } from '../../src/contract/common';
 import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
+import { coalesce } from '../db/coalesce';
 import * as t from '../db/schema';
 import { HttpError, notFound } from '../http/errors';
 import type { Viewer } from '../http/viewer';
@@ -59,27 +60,59 @@ export async function visibleVideo(db: Db, viewer: Viewer, id: number): Promise<
   return row;
 }
 
-/** isLiked / isRated for one page: one query each, whatever the page size. */
-export async function viewerFlags(db: Db, viewer: Viewer, ids: number[]): Promise<ViewerFlags> {
-  const flags: ViewerFlags = { liked: new Set(), rated: new Set() };
-  if (ids.length === 0) return flags;
+/** What one request asks: whose flags (viewer key, user id) among which videos. */
+interface FlagAsk {
+  key: string | undefined;
+  userId: number | undefined;
+  ids: number[];
+}
+
+/** Flags for a batch of requests: one likes query and one ratings query for all of them. */
+async function readFlags(db: Db, asks: string[]): Promise<Map<string, ViewerFlags>> {
+  const parsed = asks.map((a) => JSON.parse(a) as FlagAsk);
+  const keys = [...new Set(parsed.flatMap((a) => (a.key ? [a.key] : [])))];
+  const users = [...new Set(parsed.flatMap((a) => (a.userId ? [a.userId] : [])))];
+  const ids = [...new Set(parsed.flatMap((a) => a.ids))];
   const [liked, rated] = await Promise.all([
-    viewer.key
+    keys.length
       ? db
-          .select({ id: t.videoLikes.videoId })
+          .select({ key: t.videoLikes.viewerKey, id: t.videoLikes.videoId })
           .from(t.videoLikes)
-          .where(and(eq(t.videoLikes.viewerKey, viewer.key), inArray(t.videoLikes.videoId, ids)))
+          .where(and(inArray(t.videoLikes.viewerKey, keys), inArray(t.videoLikes.videoId, ids)))
       : [],
-    viewer.user
+    users.length
       ? db
-          .select({ id: t.videoRatings.videoId })
+          .select({ user: t.videoRatings.userId, id: t.videoRatings.videoId })
           .from(t.videoRatings)
-          .where(and(eq(t.videoRatings.userId, viewer.user.id), inArray(t.videoRatings.videoId, ids)))
+          .where(and(inArray(t.videoRatings.userId, users), inArray(t.videoRatings.videoId, ids)))
       : [],
   ]);
-  for (const row of liked) flags.liked.add(row.id);
-  for (const row of rated) flags.rated.add(row.id);
-  return flags;
+  const answers = new Map<string, ViewerFlags>();
+  parsed.forEach((ask, i) => {
+    const wanted = new Set(ask.ids);
+    answers.set(asks[i] as string, {
+      liked: new Set(liked.filter((r) => r.key === ask.key && wanted.has(r.id)).map((r) => r.id)),
+      rated: new Set(rated.filter((r) => r.user === ask.userId && wanted.has(r.id)).map((r) => r.id)),
+    });
+  });
+  return answers;
+}
+
+const flagReaders = new WeakMap<Db, (ask: string) => Promise<ViewerFlags>>();
+
+/**
+ * isLiked / isRated for one page. Requests that arrive together share one likes query and one ratings
+ * query (db/coalesce.ts), whatever the page size and however many viewers.
+ */
+export async function viewerFlags(db: Db, viewer: Viewer, ids: number[]): Promise<ViewerFlags> {
+  if (ids.length === 0 || (!viewer.key && !viewer.user)) return { liked: new Set(), rated: new Set() };
+  let read = flagReaders.get(db);
+  if (!read) {
+    read = coalesce((asks: string[]) => readFlags(db, asks), { liked: new Set(), rated: new Set() }, 64);
+    flagReaders.set(db, read);
+  }
+  const ask: FlagAsk = { key: viewer.key, userId: viewer.user?.id, ids: [...ids].sort((a, b) => a - b) };
+  return read(JSON.stringify(ask));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
 import { discoverResponseSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
@@ -106,10 +107,39 @@ describe('GET /v1/discover', () => {
       headers: { 'if-none-match': '"x"' },
     });
     expect(stale.statusCode).toBe(200);
-    // A new like changes the body, hence the tag.
+    // The page is built once a minute per gender and place: a new like shows when that minute is over.
     await ctx.database.db.insert(t.videoLikes).values({ videoId: ids.old ?? 0, viewerKey: 'g:new-9' });
-    const changed = await discover();
-    expect(changed.res.headers.etag).not.toBe(etag);
+    expect((await discover()).res.headers.etag).toBe(etag);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + ctx.config.discoverCacheMs + 1);
+      const changed = await discover();
+      expect(changed.res.headers.etag).not.toBe(etag);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('is built anew at once when a video is deleted, and once for requests that arrive together', async () => {
+    const creator = await insertUser(ctx, { gender: 'm', name: 'Delta' });
+    const hit = await insertVideo(ctx, { userId: creator.id, title: 'short-lived hit', likeCount: 99_999 });
+    // Rows written behind the API's back show when the minute is over (past the one the test above built).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3 * ctx.config.discoverCacheMs);
+    const before = await discover().finally(() => vi.useRealTimers());
+    expect(before.body.videos.liked_all_time[0]?.id).toBe(hit.id);
+    const token = await issueAccessToken(ctx.database.db, creator.id, false);
+    const gone = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/videos/${hit.id}/delete`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(gone.statusCode).toBe(200);
+    const together = await Promise.all([discover(), discover(), discover()]);
+    const tags = new Set(together.map((r) => r.res.headers.etag));
+    expect(tags.size).toBe(1);
+    expect(tags.has(before.res.headers.etag)).toBe(false);
+    expect(together[0]?.body.videos.liked_all_time.map((video) => video.id)).not.toContain(hit.id);
   });
 });
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
 import { videoListSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
@@ -103,5 +104,62 @@ describe('GET /v1/videos', () => {
       .where(eq(t.videos.id, processing?.id ?? 0));
     const body = await get('/v1/videos?per_page=1');
     expect(body.data[0]?.title).toBe('processing');
+  });
+});
+
+describe('GET /v1/videos page 1 from memory', () => {
+  let mem: TestContext;
+  beforeAll(async () => {
+    mem = await createTestContext({ config: { feedCacheMs: 60_000 } });
+  });
+  afterAll(() => mem.close());
+  const page = async (query = '') => {
+    const res = await mem.app.inject({ method: 'GET', url: `/v1/videos${query}` });
+    expect(res.statusCode).toBe(200);
+    return v.parse(videoListSchema, res.json()).data;
+  };
+
+  it('is ranked once for everyone, with each viewer’s own likes, and drops a deleted video at once', async () => {
+    const creator = await insertUser(mem, { gender: 'm' });
+    const a = await insertVideo(mem, { userId: creator.id, title: 'a', likeCount: 5 });
+    const b = await insertVideo(mem, { userId: creator.id, title: 'b', likeCount: 1 });
+    const like = await mem.app.inject({
+      method: 'POST',
+      url: '/v1/video-like',
+      payload: { video_id: b.id, type: 'add', guest_id: 'guest-aaaa-1111' },
+    });
+    expect(like.statusCode).toBe(200);
+    const liker = await page('?guest_id=guest-aaaa-1111');
+    expect(liker.map((x) => [x.title, x.isLiked])).toEqual([
+      ['a', false],
+      ['b', true],
+    ]);
+    expect((await page('?guest_id=guest-bbbb-2222')).map((x) => x.isLiked)).toEqual([false, false]);
+    expect((await page()).map((x) => x.isLiked)).toEqual([false, false]);
+    // Arriving together, their flags are read in one query and each still gets only their own.
+    const together = await Promise.all(
+      ['guest-bbbb-2222', 'guest-aaaa-1111', 'guest-cccc-3333', 'guest-aaaa-1111'].map((g) =>
+        page(`?guest_id=${g}`),
+      ),
+    );
+    expect(together.map((p) => p.map((x) => x.isLiked))).toEqual([
+      [false, false],
+      [false, true],
+      [false, false],
+      [false, true],
+    ]);
+
+    // A hit written behind the API's back waits for the end of the period; a delete through it does not.
+    const hit = await insertVideo(mem, { userId: creator.id, title: 'hit', likeCount: 500 });
+    expect((await page()).map((x) => x.title)).toEqual(['a', 'b']);
+    const token = await issueAccessToken(mem.database.db, creator.id, false);
+    const gone = await mem.app.inject({
+      method: 'GET',
+      url: `/v1/videos/${a.id}/delete`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(gone.statusCode).toBe(200);
+    expect((await page()).map((x) => x.title)).toEqual(['hit', 'b']);
+    expect(hit.id).toBeGreaterThan(0);
   });
 });

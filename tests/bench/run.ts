@@ -3,6 +3,7 @@ import os from 'node:os';
 import { feedBench } from './feed.bench';
 import { playerBench } from './player.bench';
 import { pwaBench } from './pwa.bench';
+import { serverBench } from './server.bench';
 import { startupBench } from './startup.bench';
 import { transcodeBench } from './transcode.bench';
 import { uploadBench } from './upload.bench';
@@ -10,6 +11,7 @@ import { uploadBench } from './upload.bench';
 const benches: [string, () => Promise<Record<string, string>>][] = [
   ['startup', startupBench],
   ['home feed throughput', feedBench],
+  ['server under a crowd', serverBench],
   ['feed player in Chromium', playerBench],
   ['upload and transcode', transcodeBench],
   ['upload', uploadBench],

@@ -41,6 +41,10 @@ export async function startServer(
       DATA_DIR: dataDir,
       PUBLIC_URL: url,
       LOG_LEVEL: 'warn',
+      // Transcodes at the normal priority: the browser and the test runner share the machine with the
+      // server here, and a niced ffmpeg waits behind them (demo seeding, upload tests) instead of behind a
+      // crowd's requests. tests/api/media-priority.test.ts checks the server's own setting.
+      MEDIA_NICENESS: '0',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
