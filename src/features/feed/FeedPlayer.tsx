@@ -17,6 +17,7 @@ import { profilePanelOpenAtom, usePanelState } from '../../state/panel';
 import { preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
 import { showToastAtom } from '../../state/toast';
 import { MoreSheet, RateSheet, RatingBar, shareVideo } from './ActionSheets';
+import { CoachHint } from './CoachHint';
 import { FeedSlot, type SlotAction } from './FeedSlot';
 import { feedIndexAtom, feedLoadingMoreAtom, patchVideoAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
@@ -178,6 +179,10 @@ export function FeedPlayer({
   useEffect(() => {
     if (coachStep === 0 && current > 0) setCoachStep(1);
   }, [coachStep, current, setCoachStep]);
+  // However the profile opened (swipe, drag, the creator's name), the profile hint has been learnt.
+  useEffect(() => {
+    if (coachStep === 1 && panelOpen) setCoachStep(2);
+  }, [coachStep, panelOpen, setCoachStep]);
 
   const [sheet, setSheet] = useState<{ kind: SlotAction | 'report'; video: Video } | null>(null);
   const showToast = useSetAtom(showToastAtom);
@@ -267,22 +272,8 @@ export function FeedPlayer({
           }}
         />
       )}
-      {coachStep < 2 && (
-        // The hint never blocks the gesture it teaches: only its button takes taps.
-        <div className="coach">
-          <span className={`coach-arrow ${coachStep === 0 ? 'is-up' : 'is-left'}`} aria-hidden="true">
-            {coachStep === 0 ? '↑' : '←'}
-          </span>
-          <strong>{coachStep === 0 ? 'SWIPE UP' : 'SWIPE LEFT'}</strong>
-          <span>{coachStep === 0 ? 'For Next Video' : 'To Open Profile'}</span>
-          <button
-            type="button"
-            className="btn btn-ghost coach-dismiss"
-            onClick={() => setCoachStep(coachStep + 1)}
-          >
-            Got it
-          </button>
-        </div>
+      {(coachStep === 0 || coachStep === 1) && (
+        <CoachHint step={coachStep} onDismiss={() => setCoachStep(coachStep + 1)} />
       )}
       <Suspense fallback={null}>
         {sheet?.kind === 'more' && (
