@@ -10,7 +10,7 @@ import {
   useState,
 } from 'react';
 import { Link } from 'react-router';
-import { trackLinkClick, trackVideoLike, trackVideoView } from '../../api/tracking';
+import { trackEvent, trackLinkClick, trackVideoLike, trackVideoView } from '../../api/tracking';
 import type { Video } from '../../contract';
 import { onlineAtom } from '../../state/network';
 import { type PanelState, usePanelState } from '../../state/panel';
@@ -388,7 +388,11 @@ function LiveChip({ user, panelState }: { user: Video['user']; panelState: Panel
       target="_blank"
       rel="noopener nofollow"
       className="feed-live-chip"
-      onClick={() => void trackLinkClick(link.id, 'feed', true)}
+      onClick={() => {
+        void trackLinkClick(link.id, 'feed', true);
+        // Spec §9 event 1, "bottom cams": the cams opened from the bottom of the video.
+        void trackEvent(1);
+      }}
     >
       {label}
     </a>
