@@ -9,6 +9,7 @@ import { useAdPlacements } from './ads';
 import { FeedPlayer } from './FeedPlayer';
 import { feedIndexAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
+import { useSiteName } from './siteName';
 import { type FeedRoute, type FeedStart, feedSource, homeQuery, tagTitle } from './sources';
 import { useFeedList } from './useFeedList';
 import { useMediaQuery, WIDE_QUERY } from './useMediaQuery';
@@ -56,8 +57,18 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
       body
     );
 
+  const siteName = useSiteName(
+    route === 'webcam-site' ? params.site : undefined,
+    (location.state as { siteName?: string } | null)?.siteName,
+    gender,
+  );
   // A tag feed opened by id learns the tag's name from its own videos.
-  const title = route === 'tag' ? (tagTitle(list?.videos, params.id) ?? source.title) : source.title;
+  const title =
+    route === 'tag'
+      ? (tagTitle(list?.videos, params.id) ?? source.title)
+      : siteName
+        ? `Best of ${siteName}`
+        : source.title;
   const header = title !== undefined && (
     <div className="feed-header">
       <ScreenHeader title={title} />
