@@ -1,4 +1,6 @@
 import { expect, type Page, test } from 'playwright/test';
+import { readKv } from './device';
+import { toastsSeen, watchToasts } from './members';
 
 // The feed's rough edges of issue 17, each as a viewer meets it. Phone project only (the suite's time
 // budget); the mouse case opens its own context without touch.
@@ -43,7 +45,8 @@ const coveredByLiveCams = (page: Page) =>
       .map((el) => el.outerHTML.slice(0, 80));
   });
 
-test('sheets own their drags, the faces are drawn, touch keeps the swipe hint', async ({ page }) => {
+test('sheets own their drags, select picks the video, the faces are drawn', async ({ page }) => {
+  await watchToasts(page);
   await page.goto('/');
   const first = await current(page).getAttribute('aria-label');
   await expect(current(page).locator('video')).toBeVisible();
@@ -63,6 +66,15 @@ test('sheets own their drags, the faces are drawn, touch keeps the swipe hint', 
   await expect(page).toHaveURL(/\/$/);
   await expect(current(page)).toHaveAttribute('aria-label', first ?? '');
   await expect(current(page)).toHaveAttribute('aria-posinset', '1');
+
+  // 'Select' picks the video on screen: it becomes the stored selection and the feed moves to its own link.
+  const selected = await demoVideos(page).then((all) => all.find((v) => v.title === first));
+  await current(page).getByRole('button', { name: 'More actions' }).click();
+  await more.getByRole('button', { name: 'Select' }).click();
+  await expect.poll(() => toastsSeen(page)).toContain('Video selected');
+  await expect(page).toHaveURL(new RegExp(`/video/${selected?.id}/${selected?.slug}$`));
+  await expect(current(page)).toHaveAttribute('aria-label', first ?? '');
+  await expect.poll(() => readKv(page, 'currentVideo')).toEqual({ id: selected?.id, slug: selected?.slug });
 
   // The rating faces are pictures (SVG) with names, not emoji characters a device may lack.
   await current(page).getByRole('button', { name: 'Rate video' }).click();

@@ -29,13 +29,22 @@ export async function shareVideo(video: Video): Promise<string | null> {
   }
 }
 
-export type MoreChoice = 'share' | 'report';
+export type MoreChoice = 'select' | 'share' | 'report';
 
-/** More actions: share or report (spec §5 report flow: select, report or share). */
+/**
+ * More actions (spec §2: select, share, report). *Reading chosen* for 'select': the viewer picks this video,
+ * as a tap on a grid tile does: it becomes the device's stored selection (spec §3 currentVideo, cleared by
+ * any tab but home) and the feed goes to the video's own link, which a reload, Back or a bookmark keep.
+ */
 export function MoreSheet({ onChoose, onClose }: { onChoose: (c: MoreChoice) => void; onClose: () => void }) {
   return (
     <Sheet title="More" onClose={onClose}>
       <ul className="sheet-list">
+        <li>
+          <button type="button" className="sheet-item" onClick={() => onChoose('select')}>
+            <span aria-hidden="true">✓</span> Select
+          </button>
+        </li>
         <li>
           <button type="button" className="sheet-item" onClick={() => onChoose('share')}>
             <span aria-hidden="true">↗</span> Share

@@ -14,7 +14,7 @@ import { useNavigate } from 'react-router';
 import type { Video } from '../../contract';
 import { onlineAtom } from '../../state/network';
 import { profilePanelOpenAtom, usePanelState } from '../../state/panel';
-import { preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
+import { currentVideoAtom, preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
 import { showToastAtom } from '../../state/toast';
 import { MoreSheet, RateSheet, RatingBar, shareVideo } from './ActionSheets';
 import { CoachHint } from './CoachHint';
@@ -194,6 +194,7 @@ export function FeedPlayer({
     if (message) showToast(message, { long });
   };
   const guest = useIsGuest();
+  const selectVideo = useSetAtom(currentVideoAtom);
   const patchVideo = useSetAtom(patchVideoAtom);
   const rated = (video: Video, message: string) => {
     patchVideo(video.id, { isRated: true });
@@ -280,8 +281,14 @@ export function FeedPlayer({
           <MoreSheet
             onClose={closeSheet}
             onChoose={(choice) => {
-              if (choice === 'report') setSheet({ kind: 'report', video: sheet.video });
-              else void shareVideo(sheet.video).then(done);
+              const { video } = sheet;
+              if (choice === 'report') setSheet({ kind: 'report', video });
+              else if (choice === 'share') void shareVideo(video).then(done);
+              else {
+                selectVideo({ id: video.id, slug: video.slug });
+                done('Video selected');
+                navigate(`/video/${video.id}/${video.slug}`);
+              }
             }}
           />
         )}
