@@ -1,4 +1,4 @@
-import { useMediaQuery } from './useMediaQuery';
+import { useMediaQuery } from '../useMediaQuery';
 
 /**
  * A mouse is the only pointer: there is no finger to swipe with. Touch laptops and phones match `pointer:

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { errorText } from '../../api/errors';
-import { postVideoRating } from '../../api/videos';
-import type { Video } from '../../contract';
-import { Sheet } from '../../ui/Sheet';
-import { SignupSheet } from '../../ui/SignupSheet';
+import { errorText } from '../../../api/errors';
+import { postVideoRating } from '../../../api/videos';
+import type { Video } from '../../../contract';
+import { Sheet } from '../../../ui/Sheet';
+import { SignupSheet } from '../../../ui/SignupSheet';
 import { RatingFace } from './RatingFace';
 
 /** The link a share carries: the start screen of this very video (spec §2: /video/{id}/{slug}). */

@@ -11,17 +11,17 @@ import {
   type WheelEvent,
 } from 'react';
 import { useNavigate } from 'react-router';
-import type { Video } from '../../contract';
-import { onlineAtom } from '../../state/network';
-import { profilePanelOpenAtom, usePanelState } from '../../state/panel';
-import { currentVideoAtom, preferenceAutoscrollAtom, tutorialStepAtom } from '../../state/preferences';
-import { showToastAtom } from '../../state/toast';
-import { MoreSheet, RateSheet, RatingBar, shareVideo } from './ActionSheets';
+import type { Video } from '../../../contract';
+import { onlineAtom } from '../../../state/network';
+import { profilePanelOpenAtom, usePanelState } from '../../../state/panel';
+import { currentVideoAtom, preferenceAutoscrollAtom, tutorialStepAtom } from '../../../state/preferences';
+import { showToastAtom } from '../../../state/toast';
+import { feedIndexAtom, feedLoadingMoreAtom, patchVideoAtom } from '../feedAtoms';
+import { useIsGuest } from '../guest';
+import { MoreSheet, RateSheet, RatingBar, shareVideo } from '../sheets/ActionSheets';
+import type { AdPlacement } from '../sidebar/sidebar';
 import { CoachHint } from './CoachHint';
 import { FeedSlot, type SlotAction } from './FeedSlot';
-import { feedIndexAtom, feedLoadingMoreAtom, patchVideoAtom } from './feedAtoms';
-import { useIsGuest } from './guest';
-import type { AdPlacement } from './sidebar';
 import {
   assignSlots,
   classifyGesture,
@@ -43,9 +43,9 @@ interface Drag {
 
 // Sheets the viewer opens, and the instream ad, load on demand: their code is not part of the first video's
 // download. The rating prompt and the more-actions sheet stay at hand: the prompt opens by itself.
-const ReportSheet = lazy(() => import('./ReportSheet').then((m) => ({ default: m.ReportSheet })));
+const ReportSheet = lazy(() => import('../sheets/ReportSheet').then((m) => ({ default: m.ReportSheet })));
 const PreferencesSheet = lazy(() =>
-  import('./PreferencesSheet').then((m) => ({ default: m.PreferencesSheet })),
+  import('../sheets/PreferencesSheet').then((m) => ({ default: m.PreferencesSheet })),
 );
 
 /**

@@ -10,13 +10,13 @@ import {
   useState,
 } from 'react';
 import { Link } from 'react-router';
-import { trackEvent, trackLinkClick, trackVideoLike, trackVideoView } from '../../api/tracking';
-import type { Video } from '../../contract';
-import { onlineAtom } from '../../state/network';
-import { type PanelState, usePanelState } from '../../state/panel';
-import { isMutedAtom, likedVideosAtom } from '../../state/preferences';
-import { Avatar } from '../../ui/Avatar';
-import { formatCount } from '../../ui/format';
+import { trackEvent, trackLinkClick, trackVideoLike, trackVideoView } from '../../../api/tracking';
+import type { Video } from '../../../contract';
+import { onlineAtom } from '../../../state/network';
+import { type PanelState, usePanelState } from '../../../state/panel';
+import { isMutedAtom, likedVideosAtom } from '../../../state/preferences';
+import { Avatar } from '../../../ui/Avatar';
+import { formatCount } from '../../../ui/format';
 import {
   EyeIcon,
   HeartIcon,
@@ -26,14 +26,14 @@ import {
   SlidersIcon,
   SmileIcon,
   VolumeIcon,
-} from '../../ui/icons';
-import { Spinner } from '../../ui/Spinner';
-import { patchVideoAtom, viewedVideosAtom } from './feedAtoms';
-import type { AdPlacement } from './sidebar';
+} from '../../../ui/icons';
+import { Spinner } from '../../../ui/Spinner';
+import { patchVideoAtom, viewedVideosAtom } from '../feedAtoms';
+import type { AdPlacement } from '../sidebar/sidebar';
 import { useSlotSource } from './useSlotSource';
 
 // Only feeds with an instream placement download the ad's controls.
-const InstreamAd = lazy(() => import('./InstreamAd').then((m) => ({ default: m.InstreamAd })));
+const InstreamAd = lazy(() => import('../ads/InstreamAd').then((m) => ({ default: m.InstreamAd })));
 
 import { SWIPE } from './window';
 
