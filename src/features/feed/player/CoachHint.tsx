@@ -1,3 +1,6 @@
+import { useAtom } from 'jotai';
+import { useEffect } from 'react';
+import { tutorialStepAtom } from '../../../state/preferences';
 import { useMediaQuery } from '../useMediaQuery';
 
 /**
@@ -34,4 +37,17 @@ export function CoachHint({ step, onDismiss }: { step: 0 | 1; onDismiss: () => v
       </button>
     </div>
   );
+}
+
+/** The coach step (kept on the device): each hint goes once the viewer has done what it teaches, or taps it away. */
+export function useCoachStep(current: number, panelOpen: boolean) {
+  const [coachStep, setCoachStep] = useAtom(tutorialStepAtom);
+  useEffect(() => {
+    if (coachStep === 0 && current > 0) setCoachStep(1);
+  }, [coachStep, current, setCoachStep]);
+  // However the profile opened (swipe, drag, the creator's name), the profile hint has been learnt.
+  useEffect(() => {
+    if (coachStep === 1 && panelOpen) setCoachStep(2);
+  }, [coachStep, panelOpen, setCoachStep]);
+  return [coachStep, setCoachStep] as const;
 }
