@@ -136,10 +136,14 @@ test('opening a live room posts event 1 from the video, 5 from the profile', asy
   if (!live?.user.liveLink) throw new Error('the demo has no live creator with a live link');
   // The rooms are outside this test's world: their tabs are answered here.
   await page.context().route(/\.example\//, (route) => route.fulfill({ body: 'room' }));
-  const event = () => page.waitForRequest((r) => r.url().endsWith('/v1/event') && r.method() === 'POST');
+  // The outbox may send an earlier entry again after a navigation: each wait is for its own event id.
+  const event = (id: number) =>
+    page.waitForRequest(
+      (r) => r.url().endsWith('/v1/event') && r.method() === 'POST' && r.postDataJSON()?.event_id === id,
+    );
 
   await page.goto(`/video/${live.id}/${live.slug}`);
-  let posted = event();
+  let posted = event(1);
   let popup = page.waitForEvent('popup');
   await current(page)
     .getByRole('link', { name: `Live now: watch ${live.user.name}` })
@@ -148,7 +152,7 @@ test('opening a live room posts event 1 from the video, 5 from the profile', asy
   expect((await posted).postDataJSON()).toMatchObject({ event_id: 1 });
 
   await page.goto(`/${live.user.slug}`);
-  posted = event();
+  posted = event(5);
   popup = page.waitForEvent('popup');
   await page.getByRole('link', { name: /My cam room/ }).click();
   await (await popup).close();
