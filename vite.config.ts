@@ -44,6 +44,49 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The home feed's chunks (HomeScreen and what it imports) as <link rel=modulepreload> in index.html: the
+ * browser fetches them beside the entry instead of one round trip after it, when the router asks for the
+ * lazy screen (issue 17: a request chain before the first frame). Its CSS is preloaded too, not applied.
+ */
+function preloadHomeScreen(): Plugin {
+  return {
+    name: 'shortcams:preload-home',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+        const home = chunks.find((c) =>
+          /[\\/]features[\\/]feed[\\/]HomeScreen\.tsx$/.test(c.facadeModuleId ?? ''),
+        );
+        if (!home) return html;
+        const files = new Set<string>();
+        const css = new Set<string>();
+        const visit = (fileName: string) => {
+          const chunk = bundle[fileName];
+          if (chunk?.type !== 'chunk' || files.has(fileName)) return;
+          files.add(fileName);
+          for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file);
+          for (const imported of chunk.imports) visit(imported);
+        };
+        visit(home.fileName);
+        const tags = [...files]
+          .filter((file) => !html.includes(`/${file}"`))
+          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+          .concat(
+            [...css]
+              .filter((file) => !html.includes(`/${file}"`))
+              .map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
+          );
+        return html.replace('</head>', `  ${tags.join('\n    ')}\n  </head>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   define: {
     // Shown in the menu; APP_VERSION lets a deployment (or the update e2e test) stamp its own build.
@@ -67,6 +110,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    preloadHomeScreen(),
     precompress(),
   ],
   server: {

@@ -1,4 +1,4 @@
-import { type ReactNode, type RefObject, useLayoutEffect, useRef } from 'react';
+import { type ReactNode, type RefObject, type SyntheticEvent, useLayoutEffect, useRef } from 'react';
 import './sheet.css';
 
 /**
@@ -38,6 +38,17 @@ export function Sheet({
         if (closeOnBackdrop && event.target === event.currentTarget) onClose();
       }}
       onKeyDown={(event) => event.stopPropagation()}
+      // React bubbles events through the component tree, and a sheet is rendered inside the screen that opened
+      // it: a drag on the dimmed backdrop would reach the feed's gesture handlers and move the video beneath.
+      // The sheet owns every pointer, touch and wheel event that starts on it.
+      onPointerDown={stop}
+      onPointerMove={stop}
+      onPointerUp={stop}
+      onPointerCancel={stop}
+      onTouchStart={stop}
+      onTouchMove={stop}
+      onTouchEnd={stop}
+      onWheel={stop}
     >
       <div className="sheet-body">
         <div className="sheet-grip" aria-hidden="true" />
@@ -47,6 +58,8 @@ export function Sheet({
     </dialog>
   );
 }
+
+const stop = (event: SyntheticEvent) => event.stopPropagation();
 
 /**
  * Opens `ref`'s dialog as a modal while the component is mounted. On the way out the focus goes back to what

@@ -199,3 +199,86 @@ export async function playerBench(): Promise<Record<string, string>> {
   }
   return out;
 }
+
+// Chrome DevTools' "Fast 4G" preset.
+const FAST_4G = {
+  offline: false,
+  latency: 60,
+  downloadThroughput: (9 * 1024 * 1024) / 8,
+  uploadThroughput: (1.5 * 1024 * 1024) / 8,
+};
+
+/** ms from navigation start to the first presented frame of the page's only <video>. */
+async function bareFirstFrame(page: Page, url: string): Promise<number> {
+  await page.goto(url);
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const video = document.querySelector('video');
+        video?.requestVideoFrameCallback(() => resolve(performance.now()));
+      }),
+  );
+}
+
+const spread = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return `${median(xs).toFixed(0)} ms (${sorted.map((x) => x.toFixed(0)).join(', ')})`;
+};
+
+/**
+ * First frame of the app's home feed against a bare `<video>` page playing the same first video's playlist
+ * from the same server, interleaved run by run, cold (fresh context) and warm (a second visit: the app with
+ * its service worker in control, the bare page with its HTTP cache), on Slow 4G and Fast 4G. The bare page
+ * is answered by the test itself (no round trip for its document), which favours it: the ratio is an upper
+ * bound. `BENCH_RUNS` runs each (default 5).
+ */
+export async function firstFrameVsBareBench(): Promise<Record<string, string>> {
+  const runs = Number(process.env.BENCH_RUNS ?? 5);
+  const server = await startServer({ env: { DEMO_VIDEOS: '16' }, timeoutMs: 300_000 });
+  const storageState = await confirmAgeOnce(server.url);
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  const out: Record<string, string> = {};
+  try {
+    // The first video a new device sees (default preference 'm').
+    const list = await (await fetch(`${server.url}/v1/videos?gender=m`)).json();
+    const playlist: string = list.data[0].playlistUrl;
+    const bareUrl = `${server.url}/__bench-bare`;
+    const html = `<!doctype html><meta name=viewport content="width=device-width"><body style="margin:0;background:#000"><video src="${playlist}" muted autoplay playsinline style="width:100vw;height:100vh;object-fit:cover"></video>`;
+    for (const [label, conditions] of [
+      ['Slow 4G', SLOW_4G],
+      ['Fast 4G', FAST_4G],
+    ] as const) {
+      const app = { cold: [] as number[], warm: [] as number[] };
+      const bare = { cold: [] as number[], warm: [] as number[] };
+      for (let run = 0; run < runs; run++) {
+        for (const which of ['app', 'bare'] as const) {
+          const context = await browser.newContext({ ...devices['Pixel 7'], storageState });
+          await defineNameHelper(context);
+          await context.route(bareUrl, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+          const page = await context.newPage();
+          const cdp = await context.newCDPSession(page);
+          await cdp.send('Network.enable');
+          await cdp.send('Network.emulateNetworkConditions', conditions);
+          const measure =
+            which === 'app' ? () => firstFrame(page, server.url) : () => bareFirstFrame(page, bareUrl);
+          const cold = await measure();
+          if (which === 'app') await page.evaluate(() => navigator.serviceWorker.ready);
+          const warm = await measure();
+          (which === 'app' ? app : bare).cold.push(cold);
+          (which === 'app' ? app : bare).warm.push(warm);
+          await context.close();
+        }
+      }
+      for (const phase of ['cold', 'warm'] as const) {
+        const ratio = median(app[phase]) / median(bare[phase]);
+        const goal = phase === 'warm' ? 'goal ≤ 1.2x and ≤ 500 ms' : 'goal ≤ 1.2x';
+        out[`first frame ${label} ${phase}: app vs bare <video> (median (runs), ${goal})`] =
+          `${spread(app[phase])} vs ${spread(bare[phase])}: ${ratio.toFixed(2)}x`;
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 // `npm run bench`: runs each benchmark in turn and prints its figures with the machine it ran on.
 import os from 'node:os';
 import { feedBench } from './feed.bench';
-import { playerBench } from './player.bench';
+import { firstFrameVsBareBench, playerBench } from './player.bench';
 import { pwaBench } from './pwa.bench';
 import { serverBench } from './server.bench';
 import { startupBench } from './startup.bench';
@@ -13,6 +13,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['home feed throughput', feedBench],
   ['server under a crowd', serverBench],
   ['feed player in Chromium', playerBench],
+  ['first frame vs bare video', firstFrameVsBareBench],
   ['upload and transcode', transcodeBench],
   ['upload', uploadBench],
   ['PWA shell: bundle, Lighthouse, offline reload', pwaBench],

@@ -46,7 +46,7 @@ test.describe('discover', () => {
     await page.goto('/discover');
     await page.getByRole('link', { name: site.name }).click();
     await expect(page).toHaveURL(new RegExp(`/discover/webcam-site/${site.slug}/feed$`));
-    await expect(page.getByRole('heading', { name: `Best of ${site.slug}` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Best of ${site.name}` })).toBeVisible();
   });
 
   test('search shows users, tags and videos as you type, logs the finished search, or says nothing matched', async ({

@@ -176,21 +176,28 @@ test.describe('feed player', () => {
     await page.goto('/discover/category/new-faces/feed');
     await expect(page.getByRole('heading', { name: 'New Faces' })).toBeVisible();
     await expect(current(page).locator('video')).toBeVisible();
+    // Opened from a link (no hand-over from Discover): the site's name is looked up, not its slug shown.
     await page.goto('/discover/webcam-site/camriver/feed');
-    await expect(page.getByRole('heading', { name: 'Best of camriver' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Best of CamRiver' })).toBeVisible();
   });
 });
 
 test.describe('feed overlay', () => {
-  test('coach hints teach the swipes and go once dismissed', async ({ page }) => {
+  test('coach hints teach the swipes (touch) or the wheel and keys (mouse) and go once dismissed', async ({
+    page,
+    hasTouch,
+  }) => {
+    const [next, profile] = hasTouch
+      ? ['SWIPE UP', 'SWIPE LEFT']
+      : ['SCROLL OR PRESS ↓', 'CLICK THE CREATOR'];
     await page.goto('/');
-    await expect(page.getByText('SWIPE UP')).toBeVisible();
+    await expect(page.getByText(next)).toBeVisible();
     await expect(page.getByText('For Next Video')).toBeVisible();
     await page.getByRole('button', { name: 'Got it' }).click();
-    await expect(page.getByText('SWIPE LEFT')).toBeVisible();
+    await expect(page.getByText(profile)).toBeVisible();
     await expect(page.getByText('To Open Profile')).toBeVisible();
     await page.getByRole('button', { name: 'Got it' }).click();
-    await expect(page.getByText('SWIPE LEFT')).toBeHidden();
+    await expect(page.getByText(profile)).toBeHidden();
   });
 
   test('a guest reports a video with the spec messages, then sees Report sent', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { POP_INTERVAL_MS, popDue, sessionFlag, setSessionFlag } from '../../src/features/feed/adRules';
+import { POP_INTERVAL_MS, popDue, sessionFlag, setSessionFlag } from '../../src/features/feed/ads/adRules';
 
 const now = Date.UTC(2025, 5, 1, 12);
 

@@ -6,7 +6,7 @@ import {
   SLOT_COUNT,
   step,
   throttle,
-} from '../../src/features/feed/window';
+} from '../../src/features/feed/player/window';
 
 describe('feed window', () => {
   it('keeps every video in the same slot while moving, so only one slot is re-pointed per step', () => {
@@ -80,12 +80,12 @@ describe('gestures (spec §9 constants)', () => {
 
 describe('wide-screen sidebar', () => {
   it('uses the spec breakpoints for its columns', async () => {
-    const { sidebarColumns } = await import('../../src/features/feed/sidebar');
+    const { sidebarColumns } = await import('../../src/features/feed/sidebar/sidebar');
     expect([200, 249, 250, 349, 350, 599, 600, 900].map(sidebarColumns)).toEqual([1, 1, 2, 2, 3, 3, 4, 4]);
   });
 
   it('mixes an ad after every n thumbnails, rotating placements', async () => {
-    const { mixAds } = await import('../../src/features/feed/sidebar');
+    const { mixAds } = await import('../../src/features/feed/sidebar/sidebar');
     const ads = [
       { name: 'a', slotId: '1', type: 'banner' as const },
       { name: 'b', slotId: '2', type: 'native' as const },

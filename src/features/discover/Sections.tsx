@@ -36,7 +36,12 @@ export function SiteRow({ sites }: { sites: WebcamSite[] }) {
     <ul className="discover-row site-row">
       {sites.map((s) => (
         <li key={s.slug}>
-          <Link to={`/discover/webcam-site/${encodeURIComponent(s.slug)}/feed`} className="site-card">
+          <Link
+            to={`/discover/webcam-site/${encodeURIComponent(s.slug)}/feed`}
+            // The feed is titled with the site's name, which its URL (the slug) does not carry.
+            state={{ siteName: s.name }}
+            className="site-card"
+          >
             <span className="site-card-icon">
               {s.icon ? <img src={s.icon} alt="" width="44" height="44" loading="lazy" /> : s.name.charAt(0)}
             </span>

@@ -4,19 +4,20 @@ import { useLocation, useParams, useSearchParams } from 'react-router';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
-import { AdFormats } from './AdFormats';
-import { useAdPlacements } from './ads';
-import { FeedPlayer } from './FeedPlayer';
+import { AdFormats } from './ads/AdFormats';
+import { useAdPlacements } from './ads/ads';
 import { feedIndexAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
+import { FeedPlayer } from './player/FeedPlayer';
+import { useSiteName } from './siteName';
 import { type FeedRoute, type FeedStart, feedSource, homeQuery, tagTitle } from './sources';
 import { useFeedList } from './useFeedList';
 import { useMediaQuery, WIDE_QUERY } from './useMediaQuery';
 import './feed.css';
 
 // Only screens of 1400 px and wider show the sidebars: phones never download them.
-const LeftSidebar = lazy(() => import('./LeftSidebar').then((m) => ({ default: m.LeftSidebar })));
-const RightSidebar = lazy(() => import('./RightSidebar').then((m) => ({ default: m.RightSidebar })));
+const LeftSidebar = lazy(() => import('./sidebar/LeftSidebar').then((m) => ({ default: m.LeftSidebar })));
+const RightSidebar = lazy(() => import('./sidebar/RightSidebar').then((m) => ({ default: m.RightSidebar })));
 
 /** Every feed route of spec §2: the route picks the list, the player is the same. */
 export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; generation?: number }) {
@@ -56,8 +57,18 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
       body
     );
 
+  const siteName = useSiteName(
+    route === 'webcam-site' ? params.site : undefined,
+    (location.state as { siteName?: string } | null)?.siteName,
+    gender,
+  );
   // A tag feed opened by id learns the tag's name from its own videos.
-  const title = route === 'tag' ? (tagTitle(list?.videos, params.id) ?? source.title) : source.title;
+  const title =
+    route === 'tag'
+      ? (tagTitle(list?.videos, params.id) ?? source.title)
+      : siteName
+        ? `Best of ${siteName}`
+        : source.title;
   const header = title !== undefined && (
     <div className="feed-header">
       <ScreenHeader title={title} />

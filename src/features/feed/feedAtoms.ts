@@ -20,8 +20,37 @@ export const feedIndexAtom = atom(0);
 /** True while the next page is on its way: the feed is aria-busy. */
 export const feedLoadingMoreAtom = atom(false);
 
-/** Videos this session has already posted a view for, so swiping back and forth does not post again. */
-export const viewedVideosAtom = atom<ReadonlySet<number>>(new Set<number>());
+const VIEWED_KEY = 'shortcams:viewed';
+/** The last ones are enough: a session does not swipe back thousands of videos. */
+const VIEWED_KEPT = 2000;
+
+function readViewed(): ReadonlySet<number> {
+  try {
+    const ids: unknown = JSON.parse(sessionStorage.getItem(VIEWED_KEY) ?? '[]');
+    return new Set(Array.isArray(ids) ? ids.filter((id) => typeof id === 'number') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+const viewedBaseAtom = atom<ReadonlySet<number>>(readViewed());
+
+/**
+ * Videos this session has already posted a view for, so swiping back and forth does not post again, nor does
+ * a reload (README: once per video per session). Kept in sessionStorage: the tab's session, as a reload
+ * keeps it and a new tab starts afresh.
+ */
+export const viewedVideosAtom = atom(
+  (get) => get(viewedBaseAtom),
+  (_get, set, next: ReadonlySet<number>) => {
+    set(viewedBaseAtom, next);
+    try {
+      sessionStorage.setItem(VIEWED_KEY, JSON.stringify([...next].slice(-VIEWED_KEPT)));
+    } catch {
+      // Storage full or refused (private mode): the record lasts as long as the page.
+    }
+  },
+);
 
 /**
  * Changes one video of the list in place (a like, a rating), so every slot and a later return to the list

@@ -74,7 +74,8 @@ export function feedSource(route: FeedRoute, params: Params, query = ''): FeedSo
       return {
         key: `site:${params.site}`,
         firstUrl: `/v1/discover/webcam-site/${enc(params.site ?? '')}/videos${q}`,
-        title: `Best of ${params.site ?? ''}`,
+        // Until the site's name is known (FeedScreen looks it up), its slug reads as a name.
+        title: `Best of ${titleCase(params.site)}`,
       };
     case 'video':
       return { key: `video:${params.id}`, firstUrl: `/v1/videos/start/${enc(params.id ?? '')}${q}` };

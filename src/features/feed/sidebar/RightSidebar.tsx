@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { fetchUser } from '../../api/users';
-import type { PublicUser } from '../../contract';
-import { Avatar } from '../../ui/Avatar';
-import { CreatorLink } from '../../ui/CreatorLink';
-import { FollowButton, type FollowChange } from '../../ui/FollowButton';
-import { formatCount } from '../../ui/format';
+import { fetchUser } from '../../../api/users';
+import type { PublicUser } from '../../../contract';
+import { Avatar } from '../../../ui/Avatar';
+import { CreatorLink } from '../../../ui/CreatorLink';
+import { FollowButton, type FollowChange } from '../../../ui/FollowButton';
+import { formatCount } from '../../../ui/format';
 
 /** Wide screens: the current video's creator, with follow, totals and links. */
 export function RightSidebar({ creatorId, guest }: { creatorId: number; guest: boolean }) {

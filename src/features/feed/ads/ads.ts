@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AdPlacement } from './sidebar';
+import type { AdPlacement } from '../sidebar/sidebar';
 
 let placements: Promise<AdPlacement[]> | undefined;
 

@@ -1,5 +1,5 @@
 import { type RefObject, useEffect, useEffectEvent, useRef, useState } from 'react';
-import type { AdPlacement } from './sidebar';
+import type { AdPlacement } from '../sidebar/sidebar';
 
 /** Spec §9: an instream ad can be skipped after 5 s. */
 export const INSTREAM_SKIP_AFTER_S = 5;

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { errorText } from '../../api/errors';
-import { postVideoRating } from '../../api/videos';
-import type { Video } from '../../contract';
-import { Sheet } from '../../ui/Sheet';
-import { SignupSheet } from '../../ui/SignupSheet';
+import { errorText } from '../../../api/errors';
+import { postVideoRating } from '../../../api/videos';
+import type { Video } from '../../../contract';
+import { Sheet } from '../../../ui/Sheet';
+import { SignupSheet } from '../../../ui/SignupSheet';
+import { RatingFace } from './RatingFace';
 
 /** The link a share carries: the start screen of this very video (spec §2: /video/{id}/{slug}). */
 export const shareUrl = (video: Video) => `${window.location.origin}/video/${video.id}/${video.slug}`;
@@ -28,13 +29,22 @@ export async function shareVideo(video: Video): Promise<string | null> {
   }
 }
 
-export type MoreChoice = 'share' | 'report';
+export type MoreChoice = 'select' | 'share' | 'report';
 
-/** More actions: share or report (spec §5 report flow: select, report or share). */
+/**
+ * More actions (spec §2: select, share, report). *Reading chosen* for 'select': the viewer picks this video,
+ * as a tap on a grid tile does: it becomes the device's stored selection (spec §3 currentVideo, cleared by
+ * any tab but home) and the feed goes to the video's own link, which a reload, Back or a bookmark keep.
+ */
 export function MoreSheet({ onChoose, onClose }: { onChoose: (c: MoreChoice) => void; onClose: () => void }) {
   return (
     <Sheet title="More" onClose={onClose}>
       <ul className="sheet-list">
+        <li>
+          <button type="button" className="sheet-item" onClick={() => onChoose('select')}>
+            <span aria-hidden="true">✓</span> Select
+          </button>
+        </li>
         <li>
           <button type="button" className="sheet-item" onClick={() => onChoose('share')}>
             <span aria-hidden="true">↗</span> Share
@@ -50,8 +60,7 @@ export function MoreSheet({ onChoose, onClose }: { onChoose: (c: MoreChoice) => 
   );
 }
 
-/** Spec §9: an emoji scale of 5, worst to best. */
-export const RATING_FACES = ['😖', '🙁', '😐', '🙂', '😍'] as const;
+/** Spec §9: a scale of 5 faces, worst to best (drawn by RatingFace). */
 const RATING_LABELS = ['Awful', 'Bad', 'Okay', 'Good', 'Love it'] as const;
 /** Spec §9: the choice stays visible this long before the sheet closes. */
 export const RATING_CLOSE_MS = 700;
@@ -97,17 +106,17 @@ function RatingFaces({
   return (
     <>
       <fieldset className="rate-faces" aria-label="Rating">
-        {RATING_FACES.map((face, i) => (
+        {RATING_LABELS.map((label, i) => (
           <button
-            key={face}
+            key={label}
             type="button"
             aria-pressed={chosen === i + 1}
-            aria-label={RATING_LABELS[i]}
+            aria-label={label}
             className="rate-face"
             disabled={chosen !== null}
             onClick={() => onChoose(i + 1)}
           >
-            {face}
+            <RatingFace rating={(i + 1) as 1 | 2 | 3 | 4 | 5} />
           </button>
         ))}
       </fieldset>

@@ -1,7 +1,7 @@
-import { postVideoReport } from '../../api/videos';
-import { type ReportReason, reportMessages, reportReasons, reportVideoSchema } from '../../contract';
-import { ChoiceField, Form, SubmitButton, TextAreaField, TextField, useForm } from '../../ui/form';
-import { Sheet } from '../../ui/Sheet';
+import { postVideoReport } from '../../../api/videos';
+import { type ReportReason, reportMessages, reportReasons, reportVideoSchema } from '../../../contract';
+import { ChoiceField, Form, SubmitButton, TextAreaField, TextField, useForm } from '../../../ui/form';
+import { Sheet } from '../../../ui/Sheet';
 
 const reasonLabels: Record<ReportReason, string> = {
   innapropiate: 'Inappropriate content',

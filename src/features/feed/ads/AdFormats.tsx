@@ -1,9 +1,9 @@
 import { get, set } from 'idb-keyval';
 import { useEffect, useState } from 'react';
-import { kv } from '../../offline/kv';
-import { CloseIcon } from '../../ui/icons';
+import { kv } from '../../../offline/kv';
+import { CloseIcon } from '../../../ui/icons';
+import type { AdPlacement } from '../sidebar/sidebar';
 import { IM_DELAY_MS, popDue, sessionFlag, setSessionFlag } from './adRules';
-import type { AdPlacement } from './sidebar';
 import './ads.css';
 
 const POP_SHOWN_AT_KEY = 'adPopShownAt';

@@ -1,11 +1,11 @@
 import { useAtom } from 'jotai';
 import { useEffect, useId, useState } from 'react';
-import { fetchTags } from '../../api/videos';
-import type { GenderPreference, Tag } from '../../contract';
-import { genderPreferenceAtom } from '../../state/genderPreference';
-import { preferenceAutoscrollAtom, preferenceSelectedTagsAtom } from '../../state/preferences';
-import '../../ui/form/form.css';
-import { Sheet } from '../../ui/Sheet';
+import { fetchTags } from '../../../api/videos';
+import type { GenderPreference, Tag } from '../../../contract';
+import { genderPreferenceAtom } from '../../../state/genderPreference';
+import { preferenceAutoscrollAtom, preferenceSelectedTagsAtom } from '../../../state/preferences';
+import '../../../ui/form/form.css';
+import { Sheet } from '../../../ui/Sheet';
 
 /** Spec §9: tag search starts at 2 characters, 300 ms after the last keystroke. */
 export const TAG_SEARCH_MIN = 2;

@@ -1,0 +1,165 @@
+import { useAtom, useAtomValue } from 'jotai';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Video } from '../../../contract';
+import { onlineAtom } from '../../../state/network';
+import { profilePanelOpenAtom, usePanelState } from '../../../state/panel';
+import { preferenceAutoscrollAtom } from '../../../state/preferences';
+import { feedIndexAtom, feedLoadingMoreAtom } from '../feedAtoms';
+import { useIsGuest } from '../guest';
+import { RatingBar } from '../sheets/ActionSheets';
+import type { AdPlacement } from '../sidebar/sidebar';
+import { CoachHint, useCoachStep } from './CoachHint';
+import { FeedNav } from './FeedNav';
+import { FeedSheets, useFeedSheet } from './FeedSheets';
+import { FeedSlot, type SlotAction } from './FeedSlot';
+import { useFeedGestures } from './useFeedGestures';
+import { useInstreamAds } from './useInstreamAds';
+import { useRatingPrompt } from './useRatingPrompt';
+import { assignSlots, PREFETCH_REMAINING, step } from './window';
+
+/**
+ * The feed: exactly three <video> slots (previous, current, next) recycled as the viewer moves, so a feed of
+ * any length never creates more elements. Swipes, wheel, arrow and Page keys, and visible buttons all move
+ * through the same `go`.
+ */
+export function FeedPlayer({
+  videos,
+  hasMore,
+  onNearEnd,
+  ads = [],
+  rating = false,
+}: {
+  videos: Video[];
+  hasMore: boolean;
+  onNearEnd: () => void;
+  ads?: AdPlacement[];
+  /** Rating mode: the faces sit on every video and a choice moves on; no prompt opens by itself. */
+  rating?: boolean;
+}) {
+  const [index, setIndex] = useAtom(feedIndexAtom);
+  const panelOpen = useAtomValue(profilePanelOpenAtom);
+  const loadingMore = useAtomValue(feedLoadingMoreAtom);
+  const navigate = useNavigate();
+  const stageRef = useRef<HTMLDivElement>(null);
+  const current = Math.min(index, Math.max(videos.length - 1, 0));
+  const onScreen = videos[current];
+  const slots = useMemo(() => assignSlots(current, videos.length), [current, videos.length]);
+  // Until the first video plays, it alone uses the network (see FeedSlot's `load`).
+  const [started, setStarted] = useState(false);
+  const onStarted = useCallback(() => setStarted(true), []);
+
+  // A slot whose video changed jumps into place without animating: it travels from one edge to the other.
+  const previousAssignment = useRef(slots.map((s) => s.index));
+  const jumped = slots.map((s, i) => s.index !== previousAssignment.current[i]);
+  useEffect(() => {
+    previousAssignment.current = slots.map((s) => s.index);
+  });
+
+  useEffect(() => {
+    if (hasMore && videos.length - 1 - current <= PREFETCH_REMAINING) onNearEnd();
+  }, [current, videos.length, hasMore, onNearEnd]);
+
+  const { adAt, adPlaying, endAd } = useInstreamAds(ads, current);
+
+  const go = useCallback(
+    (direction: 1 | -1) => {
+      // An ad is left by its Skip button (after 5 s, spec §9), not by scrolling past it.
+      if (adPlaying) return;
+      const target = step(current, videos.length, direction);
+      if (target !== null) setIndex(target);
+    },
+    [current, videos.length, setIndex, adPlaying],
+  );
+
+  const panelState = usePanelState();
+  const openProfile = useCallback(() => {
+    const video = videos[current];
+    // Pushes the profile URL, so the system back gesture returns to this very video.
+    if (video) navigate(`/${video.user.slug}`, { state: panelState });
+  }, [videos, current, navigate, panelState]);
+
+  const gestures = useFeedGestures({
+    stageRef,
+    current,
+    count: videos.length,
+    go,
+    onProfile: openProfile,
+    keysOff: panelOpen,
+  });
+  const onSkip = useCallback(() => go(1), [go]);
+  // Offline every video fails alike: skipping would race through the whole list, so it stays put.
+  const online = useAtomValue(onlineAtom);
+  const autoscroll = useAtomValue(preferenceAutoscrollAtom);
+  const [coachStep, setCoachStep] = useCoachStep(current, panelOpen);
+
+  const sheets = useFeedSheet();
+  const { setSheet } = sheets;
+  const onAction = useCallback((kind: SlotAction, video: Video) => setSheet({ kind, video }), [setSheet]);
+  const guest = useIsGuest();
+  useRatingPrompt({
+    current,
+    videos,
+    off: rating || adPlaying,
+    sheetOpen: sheets.sheet !== null,
+    prompt: (video) => setSheet({ kind: 'rate', video }),
+  });
+  const held = sheets.sheet !== null || panelOpen;
+
+  return (
+    <div
+      ref={stageRef}
+      className={`feed-stage feed-player${gestures.axis ? ' is-dragging' : ''}`}
+      {...gestures.handlers}
+    >
+      {/* A feed holds its articles only (ARIA): the controls and prompts around it are its siblings. */}
+      <div className="feed-slots" role="feed" aria-busy={loadingMore} aria-label="Videos">
+        {slots.map((slot, i) => {
+          const video = slot.index === null ? undefined : videos[slot.index];
+          return (
+            <FeedSlot
+              // The key is the slot, never the video: React must keep the <video> element and re-point it.
+              // biome-ignore lint/suspicious/noArrayIndexKey: the slot number is the identity here.
+              key={i}
+              video={video}
+              position={slot.index ?? 0}
+              total={videos.length}
+              active={slot.offset === 0}
+              held={held}
+              near={slot.offset === 1}
+              load={started || slot.offset === 0}
+              onStarted={slot.offset === 0 ? onStarted : undefined}
+              style={{
+                transform: `translate3d(${slot.offset === 0 ? gestures.dragX : 0}px, calc(${slot.offset * 100}% + ${gestures.dragY}px), 0)`,
+              }}
+              instant={jumped[i] || gestures.axis === 'y'}
+              tapSignal={slot.offset === 0 ? gestures.tapSignal : 0}
+              onFail={slot.offset === 0 && online ? onSkip : undefined}
+              onEnded={onSkip}
+              onAction={onAction}
+              autoscroll={autoscroll}
+              ad={adAt(slot.index)}
+              onAdDone={slot.index === null ? undefined : () => endAd(slot.index as number)}
+            />
+          );
+        })}
+      </div>
+      {rating && !adPlaying && onScreen && (
+        <RatingBar
+          key={onScreen.id}
+          video={onScreen}
+          guest={guest}
+          onRated={(message) => {
+            sheets.rated(onScreen, message);
+            go(1);
+          }}
+        />
+      )}
+      {(coachStep === 0 || coachStep === 1) && (
+        <CoachHint step={coachStep} onDismiss={() => setCoachStep(coachStep + 1)} />
+      )}
+      <FeedSheets state={sheets} guest={guest} />
+      <FeedNav atStart={current === 0} atEnd={current >= videos.length - 1} go={go} />
+    </div>
+  );
+}

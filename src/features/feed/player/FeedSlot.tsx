@@ -1,0 +1,183 @@
+import { useAtomValue } from 'jotai';
+import {
+  type CSSProperties,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useEffectEvent,
+  useRef,
+  useState,
+} from 'react';
+import type { Video } from '../../../contract';
+import { onlineAtom } from '../../../state/network';
+import { isMutedAtom } from '../../../state/preferences';
+import { PlayIcon } from '../../../ui/icons';
+import { Spinner } from '../../../ui/Spinner';
+import type { AdPlacement } from '../sidebar/sidebar';
+import { type SlotAction, SlotActions } from './SlotActions';
+import { SlotInfo } from './SlotInfo';
+import { usePlayback } from './usePlayback';
+import { useSlotSource } from './useSlotSource';
+import { useViewCount } from './useViewCount';
+
+export type { SlotAction } from './SlotActions';
+
+// Only feeds with an instream placement download the ad's controls.
+const InstreamAd = lazy(() => import('../ads/InstreamAd').then((m) => ({ default: m.InstreamAd })));
+
+interface SlotProps {
+  video: Video | undefined;
+  /** 0-based place of the video in the feed, for the article's aria-posinset. */
+  position: number;
+  total: number;
+  active: boolean;
+  /** Paused under a prompt or sheet, resumed where it was after (not restarted). */
+  held: boolean;
+  /** The slot below the current one: it buffers ahead but stays paused. */
+  near: boolean;
+  /**
+   * Whether this slot may fetch its video yet. Neighbours wait until the feed's first video plays, so on a
+   * slow network the video on screen does not share the bandwidth with the ones beside it.
+   */
+  load: boolean;
+  /** Called when the current slot's video can start playing. */
+  onStarted?: () => void;
+  style: CSSProperties;
+  /** Move without the slide animation (recycled slot, or following the finger). */
+  instant: boolean;
+  /** Increments on each tap on the stage: toggles play/pause of the current video. */
+  tapSignal: number;
+  onFail: (() => void) | undefined;
+  onEnded: () => void;
+  /** Opens one of the player's sheets for this video. */
+  onAction: (kind: SlotAction, video: Video) => void;
+  /** Autoplay next (preferenceAutoscroll): the video does not loop, its end moves on. */
+  autoscroll: boolean;
+  /** An instream ad that plays in this slot before its video (the slot's element plays it, then the video). */
+  ad?: AdPlacement;
+  onAdDone?: () => void;
+}
+
+export function FeedSlot({
+  video,
+  position,
+  total,
+  active,
+  held,
+  near,
+  load,
+  onStarted,
+  style,
+  instant,
+  tapSignal,
+  onFail,
+  onEnded,
+  onAction,
+  autoscroll,
+  ad,
+  onAdDone,
+}: SlotProps) {
+  const ref = useRef<HTMLVideoElement>(null);
+  const muted = useAtomValue(isMutedAtom);
+  const [paused, setPaused] = useState(false);
+  // Keyed by video: a recycled slot starts clean for its next video without a reset effect.
+  const [stalledId, setStalledId] = useState<number | null>(null);
+  const [failedId, setFailedId] = useState<number | null>(null);
+  const videoId = video?.id;
+  const stalled = stalledId !== null && stalledId === videoId;
+  const failed = failedId !== null && failedId === videoId;
+
+  const online = useAtomValue(onlineAtom);
+  const [attempt, setAttempt] = useState(0);
+
+  const fail = useCallback(() => {
+    setFailedId(videoId ?? null);
+    onFail?.();
+  }, [onFail, videoId]);
+  // The slot above keeps its source too, so swiping back shows the frame at once.
+  const adSrc = ad?.src ?? null;
+  const endAd = useCallback(() => onAdDone?.(), [onAdDone]);
+  useSlotSource(
+    ref,
+    !video || !load ? null : ad ? adSrc : (video.playlistUrl ?? null),
+    ad ? endAd : fail,
+    attempt,
+  );
+
+  // Back online: a video that failed for want of a network gets another go; the others play on untouched.
+  const retryFailed = useEffectEvent(() => {
+    if (failedId === null) return;
+    setFailedId(null);
+    setAttempt((n) => n + 1);
+  });
+  useEffect(() => {
+    if (online) retryFailed();
+  }, [online]);
+
+  usePlayback(ref, { active, held, tapSignal, videoId, adSrc, onRefused: () => setPaused(true) });
+  const markViewed = useViewCount(videoId, active, ad !== undefined);
+
+  return (
+    <article
+      className={`feed-slot${instant ? ' is-instant' : ''}`}
+      style={style}
+      aria-hidden={!active}
+      aria-posinset={position + 1}
+      aria-setsize={total}
+      aria-label={video?.title}
+      inert={!active}
+    >
+      <video
+        ref={ref}
+        className="feed-video"
+        poster={ad ? undefined : (video?.thumbnailUrl ?? undefined)}
+        muted={muted}
+        playsInline
+        loop={!autoscroll && !ad}
+        preload={active || near ? 'auto' : 'metadata'}
+        onPlaying={() => {
+          setPaused(false);
+          setStalledId(null);
+          markViewed();
+        }}
+        // Enough is buffered to start (whether or not autoplay is allowed): the neighbours may load now.
+        onCanPlay={active ? onStarted : undefined}
+        onPause={() => setPaused(true)}
+        onWaiting={() => setStalledId(videoId ?? null)}
+        // An ad's end and errors are the ad overlay's to handle: they hand the slot back to its video.
+        onEnded={ad ? undefined : onEnded}
+        onError={ad ? undefined : fail}
+      />
+      {ad && active && (
+        <Suspense fallback={null}>
+          <InstreamAd placement={ad} videoRef={ref} onDone={endAd} />
+        </Suspense>
+      )}
+      {video && !ad && (
+        <>
+          <div className="feed-scrim" aria-hidden="true" />
+          {active && stalled && !paused && !failed && (
+            <div className="feed-stall">
+              <Spinner />
+            </div>
+          )}
+          {active && paused && !failed && (
+            <span className="feed-play-hint" aria-hidden="true">
+              <PlayIcon />
+            </span>
+          )}
+          {failed && (
+            <p className="feed-failed">
+              {online
+                ? "This video can't be played right now."
+                : "Offline: it plays when you're back online."}
+            </p>
+          )}
+          <SlotInfo video={video} videoRef={ref} active={active} />
+          <SlotActions video={video} videoRef={ref} onAction={onAction} />
+        </>
+      )}
+    </article>
+  );
+}
