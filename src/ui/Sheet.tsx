@@ -1,4 +1,4 @@
-import { type ReactNode, type RefObject, type SyntheticEvent, useLayoutEffect, useRef } from 'react';
+import { type ReactNode, type RefObject, useLayoutEffect, useRef } from 'react';
 import './sheet.css';
 
 /**
@@ -38,17 +38,6 @@ export function Sheet({
         if (closeOnBackdrop && event.target === event.currentTarget) onClose();
       }}
       onKeyDown={(event) => event.stopPropagation()}
-      // React bubbles events through the component tree, and a sheet is rendered inside the screen that opened
-      // it: a drag on the dimmed backdrop would reach the feed's gesture handlers and move the video beneath.
-      // The sheet owns every pointer, touch and wheel event that starts on it.
-      onPointerDown={stop}
-      onPointerMove={stop}
-      onPointerUp={stop}
-      onPointerCancel={stop}
-      onTouchStart={stop}
-      onTouchMove={stop}
-      onTouchEnd={stop}
-      onWheel={stop}
     >
       <div className="sheet-body">
         <div className="sheet-grip" aria-hidden="true" />
@@ -59,7 +48,15 @@ export function Sheet({
   );
 }
 
-const stop = (event: SyntheticEvent) => event.stopPropagation();
+/**
+ * Whether an event started in an open sheet or dialog. React bubbles events through the component tree, and a
+ * sheet is rendered inside the screen that opened it: a screen with its own gestures (the feed) must ignore
+ * what starts in one, or a drag on the dimmed backdrop would move the video beneath. The sheet cannot stop the
+ * events itself: stopping them at React's root would also hide them from the document-level listeners that
+ * the cropper and the signature pad inside sheets rely on.
+ */
+export const startedInDialog = (event: { target: EventTarget | null }) =>
+  event.target instanceof Element && event.target.closest('dialog') !== null;
 
 /**
  * Opens `ref`'s dialog as a modal while the component is mounted. On the way out the focus goes back to what

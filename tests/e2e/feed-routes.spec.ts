@@ -4,6 +4,8 @@ import { signedIn } from './sign-in';
 
 // Issue 5 acceptance, phone project only (see playwright.config.ts): long swipes in order, every feed route, a logged-in viewer.
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
+// The toasts' live region: a slot still buffering shows its own status (a 'Loading' spinner) beside it.
+const toast = (page: Page) => page.locator('.app-toast-region');
 
 async function closeRatingPrompt(page: Page) {
   const prompt = page.getByRole('dialog', { name: 'Rate this video' });
@@ -113,7 +115,7 @@ test.describe('feed acceptance', () => {
     await current(page).getByRole('button', { name: 'Like' }).click();
     await current(page).getByRole('button', { name: 'Rate video' }).click();
     await page.getByRole('button', { name: 'Love it' }).click();
-    await expect(page.getByRole('status')).toHaveText('Video rated');
+    await expect(toast(page)).toHaveText('Video rated');
     // The video says so at once, without a reload.
     await expect(current(page).getByRole('button', { name: 'Video Rated' })).toBeVisible();
     await expect
@@ -130,7 +132,7 @@ test.describe('feed acceptance', () => {
     await page.getByLabel('Wrong hashtag').check();
     await page.getByLabel('Description').fill('The tags do not match the clip.');
     await page.getByRole('button', { name: 'Send report' }).click();
-    await expect(page.getByRole('status')).toHaveText('Report sent');
+    await expect(toast(page)).toHaveText('Report sent');
   });
   test('rating mode: the faces sit on each unrated video and a choice rates it and moves on', async ({
     page,
@@ -145,7 +147,7 @@ test.describe('feed acceptance', () => {
     await expect(page.getByText('How was this video?')).toBeVisible();
     // Rating mode asks on every video: the prompt that opens by itself elsewhere stays away.
     await page.getByRole('button', { name: 'Good' }).click();
-    await expect(page.getByRole('status')).toHaveText('Video rated');
+    await expect(toast(page)).toHaveText('Video rated');
     await expect(current(page)).toHaveAttribute('aria-posinset', '2');
     await expect(page.getByRole('dialog', { name: 'Rate this video' })).toHaveCount(0);
     const rated = (

@@ -2,6 +2,8 @@ import { expect, type Page, test } from 'playwright/test';
 import { readKv } from './device';
 
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
+// The toasts' live region: a slot still buffering shows its own status (a 'Loading' spinner) beside it.
+const toast = (page: Page) => page.locator('.app-toast-region');
 const position = async (page: Page) => Number(await current(page).getAttribute('aria-posinset'));
 
 /** A finger drag on the feed: `dy` < 0 moves the finger up. */
@@ -214,7 +216,7 @@ test.describe('feed overlay', () => {
     await expect(page.getByText('Invalid email.')).toBeVisible();
     await page.getByLabel('Email').fill('viewer@example.com');
     await page.getByRole('button', { name: 'Send report' }).click();
-    await expect(page.getByRole('status')).toHaveText('Report sent');
+    await expect(toast(page)).toHaveText('Report sent');
   });
 
   test('a guest who rates is asked to sign up; share copies the video link', async ({ page, context }) => {
@@ -230,7 +232,7 @@ test.describe('feed overlay', () => {
     await page.evaluate(() => Object.defineProperty(navigator, 'share', { value: undefined }));
     await current(page).getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('button', { name: 'Share' }).click();
-    await expect(page.getByRole('status')).toHaveText('Link copied');
+    await expect(toast(page)).toHaveText('Link copied');
     const link = await page.evaluate(() => navigator.clipboard.readText());
     expect(link).toMatch(/\/video\/\d+\/[a-z0-9-]+$/);
     await page.goto(link);

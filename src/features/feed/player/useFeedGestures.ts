@@ -1,4 +1,5 @@
 import { type PointerEvent, type RefObject, useEffect, useMemo, useState, type WheelEvent } from 'react';
+import { startedInDialog } from '../../../ui/Sheet';
 import { classifyGesture, dragOffset, SWIPE, throttle } from './window';
 
 interface Drag {
@@ -51,11 +52,16 @@ export function useFeedGestures({
 
   const handlers = {
     onWheel: (event: WheelEvent) => {
-      if (Math.abs(event.deltaY) < 4 || !stepAllowed()) return;
+      if (startedInDialog(event) || Math.abs(event.deltaY) < 4 || !stepAllowed()) return;
       go(event.deltaY > 0 ? 1 : -1);
     },
     onPointerDown: (event: PointerEvent) => {
-      if (event.button !== 0 || (event.target as HTMLElement).closest('a, button, input')) return;
+      if (
+        event.button !== 0 ||
+        startedInDialog(event) ||
+        (event.target as HTMLElement).closest('a, button, input')
+      )
+        return;
       setDrag({ pointerId: event.pointerId, x: event.clientX, y: event.clientY, dx: 0, dy: 0, axis: null });
     },
     onPointerMove: (event: PointerEvent) => {
