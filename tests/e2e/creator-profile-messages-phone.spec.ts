@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect, type Page, type Route, test } from 'playwright/test';
 import { messages } from '../../src/contract/messages';
 import { makeImage } from './media';
+import { toast } from './members';
 import { signedIn } from './sign-in';
 
 const p = messages.profile;
@@ -85,7 +86,7 @@ const rows: Row[] = [
       await fs.writeFile(huge, '');
       await fs.truncate(huge, 16 * 1024 * 1024 + 1);
       await choose(page, 'Edit profile image', huge);
-      await expect(page.getByRole('status')).toHaveText(p.imageTooLarge);
+      await expect(toast(page)).toHaveText(p.imageTooLarge);
       await expect(page.getByRole('dialog')).toHaveCount(0);
       expect(sent).toBe(false);
     },
@@ -99,7 +100,7 @@ const rows: Row[] = [
         mimeType: 'image/gif',
         buffer: Buffer.from('GIF89a'),
       });
-      await expect(page.getByRole('status')).toHaveText(p.imageType);
+      await expect(toast(page)).toHaveText(p.imageType);
       await expect(page.getByRole('dialog')).toHaveCount(0);
     },
   },
@@ -189,7 +190,7 @@ const rows: Row[] = [
       await expect(links.getByRole('link', { name: /Fan page/ })).toHaveCount(0);
       answer.release();
       await expect(links.getByRole('link', { name: /Fan page/ })).toBeVisible();
-      await expect(page.getByRole('status')).toBeEmpty();
+      await expect(toast(page)).toBeEmpty();
     },
   },
   {
@@ -210,7 +211,7 @@ const rows: Row[] = [
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await expect(first.locator('.video-tile-status')).toHaveText('Deleting');
       answer.release();
-      await expect(page.getByRole('status')).toHaveText(p.videoDeleteFailed);
+      await expect(toast(page)).toHaveText(p.videoDeleteFailed);
       await expect(first.locator('.video-tile-status')).toHaveText('Approved');
       await expect(first.getByRole('link', { name: title, exact: true })).toBeVisible();
     },

@@ -5,6 +5,7 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from 'playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { jpegSize, makeClip, makeImage } from './media';
+import { toast } from './members';
 import { signedIn, signIn } from './sign-in';
 
 const LUNA = 'luna.vega@demo.test';
@@ -167,7 +168,7 @@ test.describe('creator profile, owner tools', () => {
       await expectNoSeriousA11yViolations(page);
       await shot(page, 'preview-avatar');
       await preview.getByRole('button', { name: 'Update' }).click();
-      await expect(page.getByRole('status')).toHaveText('Profile image updated successfully');
+      await expect(toast(page)).toHaveText('Profile image updated successfully');
       await expect(preview).toHaveCount(0);
       let after = await lunaPublic(request);
       expect(after.avatar).not.toBe(before.avatar);
@@ -195,7 +196,7 @@ test.describe('creator profile, owner tools', () => {
       expect(await naturalSize(coverResult)).toEqual({ width: 1000, height: 500 });
       await shot(page, 'preview-cover');
       await preview.getByRole('button', { name: 'Update' }).click();
-      await expect(page.getByRole('status')).toHaveText('Cover image updated successfully');
+      await expect(toast(page)).toHaveText('Cover image updated successfully');
       after = await lunaPublic(request);
       expect(after.cover).not.toBe(before.cover);
       await expect(page.locator('.profile-cover-img')).toHaveAttribute('src', after.cover);
@@ -263,7 +264,7 @@ test.describe('creator profile, owner tools', () => {
       await expect(sheet.getByLabel('Name')).toBeFocused();
       await page.keyboard.type(name);
       await page.keyboard.press('Enter');
-      await expect(page.getByRole('status')).toHaveText('Link added');
+      await expect(toast(page)).toHaveText('Link added');
       await expect(sheet).toHaveCount(0);
 
       const links = page.getByRole('region', { name: 'Links' });
@@ -284,7 +285,7 @@ test.describe('creator profile, owner tools', () => {
       await page.keyboard.press('Tab');
       await expect(confirm.getByRole('button', { name: 'Delete' })).toBeFocused();
       await page.keyboard.press('Enter');
-      await expect(page.getByRole('status')).toHaveText('Link deleted successfully');
+      await expect(toast(page)).toHaveText('Link deleted successfully');
       await expect(added).toHaveCount(0);
       expect((await lunaPublic(request)).links).toEqual(before.links);
     } finally {
@@ -336,7 +337,7 @@ test.describe('creator profile, owner tools', () => {
       await confirm.getByRole('button', { name: 'Delete' }).click();
       const tile = grid.getByRole('listitem').filter({ hasText: title });
       await expect(tile.locator('.video-tile-status')).toHaveText('Deleting');
-      await expect(page.getByRole('status')).toHaveText('Video deleted successfully');
+      await expect(toast(page)).toHaveText('Video deleted successfully');
       // A video on its way out opens nothing and offers no second delete.
       await expect(tile.getByRole('link')).toHaveCount(0);
       await expect(tile.getByRole('button')).toHaveCount(0);

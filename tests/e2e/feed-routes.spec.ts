@@ -1,11 +1,10 @@
 import { expect, type Page, test } from 'playwright/test';
 import { writeKv } from './device';
+import { toast } from './members';
 import { signedIn } from './sign-in';
 
 // Issue 5 acceptance, phone project only (see playwright.config.ts): long swipes in order, every feed route, a logged-in viewer.
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
-// The toasts' live region: a slot still buffering shows its own status (a 'Loading' spinner) beside it.
-const toast = (page: Page) => page.locator('.app-toast-region');
 
 async function closeRatingPrompt(page: Page) {
   const prompt = page.getByRole('dialog', { name: 'Rate this video' });

@@ -1,9 +1,8 @@
 import { expect, type Page, test } from 'playwright/test';
 import { readKv } from './device';
+import { toast } from './members';
 
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
-// The toasts' live region: a slot still buffering shows its own status (a 'Loading' spinner) beside it.
-const toast = (page: Page) => page.locator('.app-toast-region');
 const position = async (page: Page) => Number(await current(page).getAttribute('aria-posinset'));
 
 /** A finger drag on the feed: `dy` < 0 moves the finger up. */

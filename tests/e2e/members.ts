@@ -47,6 +47,12 @@ export async function watchToasts(page: Page) {
   });
 }
 
+/**
+ * The toasts' live region. Not any `status`: a spinner (a buffering video, a grid loading its page) is one too,
+ * and may show at the same moment.
+ */
+export const toast = (page: Page) => page.locator('.app-toast-region');
+
 /** The toast texts shown on this load of the page, oldest first (needs watchToasts or memberOn). */
 export const toastsSeen = (page: Page): Promise<string[]> =>
   page.evaluate(() => (window as unknown as { __toasts?: string[] }).__toasts ?? []);

@@ -1,6 +1,7 @@
 // The profile screen (spec §2): follow, share, links that count their clicks, the description cut by width, the
 // videos grid that opens the profile feed, a view per visit, and what only the owner sees.
 import { expect, type Page, test } from 'playwright/test';
+import { toast } from './members';
 import { signedIn } from './sign-in';
 
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
@@ -85,7 +86,7 @@ test.describe('profile', () => {
     // Headless Chromium has no share sheet: the link goes to the clipboard.
     await page.evaluate(() => Object.defineProperty(navigator, 'share', { value: undefined }));
     await page.getByRole('button', { name: 'Share profile' }).click();
-    await expect(page.getByRole('status')).toHaveText('Link copied');
+    await expect(toast(page)).toHaveText('Link copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/luna_vega$/);
 
     await page.getByRole('button', { name: 'Follow', exact: true }).click();
