@@ -48,8 +48,12 @@ test.describe('wide screens and ads', () => {
         ],
       }),
     );
+    // The ads list can arrive after the first video shows (more so now that the feed's code is preloaded): a
+    // step taken before it rightly plays no ad, so the step waits for it.
+    const adsServed = page.waitForResponse('**/ads.json');
     await page.goto('/');
     await expect(current(page).locator('video')).toBeVisible();
+    await adsServed;
     await page.keyboard.press('PageDown');
     const skip = page.getByRole('button', { name: /^Skip/ });
     await expect(skip).toBeVisible();
@@ -73,8 +77,10 @@ test.describe('wide screens and ads', () => {
       }),
     );
     await page.route('https://ads.example/**', (route) => route.abort('internetdisconnected'));
+    const adsServed = page.waitForResponse('**/ads.json');
     await page.goto('/');
     await expect(current(page).locator('video')).toBeVisible();
+    await adsServed;
     await page.keyboard.press('PageDown');
     await expect.poll(() => position(page)).toBe(2);
     await expect(page.locator('.instream')).toBeHidden({ timeout: 8_000 });
