@@ -8,45 +8,10 @@ import { loadConfig } from '../../server/config';
 import { configureBinaries, ffmpegPath } from '../../server/media/ffmpeg';
 import { startServer } from '../e2e/server';
 import { type LoadResult, load, type Scenario, scenarios } from './api-load';
+import { startBareServer } from './bare-server';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-
-/** The bare server, in a process of its own as the API server is (see feed.bench.ts). */
-const BARE_SERVER = `
-const http = require('node:http');
-process.once('message', (base64) => {
-  const body = Buffer.from(base64, 'base64');
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-      res.end(body);
-    });
-  });
-  server.listen(0, '127.0.0.1', () => process.send(server.address().port));
-});
-`;
-
-async function startBare(body: Buffer) {
-  const child = spawn(process.execPath, ['-e', BARE_SERVER], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message) => resolve(Number(message)));
-    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-    child.send(body.toString('base64'));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill();
-      }),
-  };
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const load1 = () => os.loadavg()[0]?.toFixed(2) ?? '?';
@@ -147,7 +112,7 @@ export async function serverBench(): Promise<Record<string, string>> {
         body: sample.body,
       });
       const body = Buffer.from(await res.arrayBuffer());
-      const bare = await startBare(body);
+      const bare = await startBareServer(body);
       const api: LoadResult[] = [];
       const base: LoadResult[] = [];
       const loads: string[] = [];
