@@ -6,7 +6,7 @@ import type { UserRow } from '../auth/tokens';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
-import { presentLink } from '../videos/present';
+import { presentLink, userFields } from '../videos/present';
 
 /** Profiles live at /{username}: a username must never shadow a route of the app or the API. */
 export const RESERVED_USERNAMES = new Set([
@@ -91,23 +91,12 @@ export async function ownProfile(deps: AppDeps, user: UserRow): Promise<OwnProfi
           .then((r) => r[0]),
   ]);
   return {
-    id: user.id,
-    type: user.type,
-    name: user.name,
-    slug: user.slug,
-    username: user.username,
+    ...userFields(deps.storage, user),
     email: user.email,
     emailVerified: user.emailVerifiedAt !== null,
-    avatar: deps.storage.url(user.avatarPath),
-    cover: deps.storage.url(user.coverPath),
-    description: user.description,
-    color: user.color,
-    gender: user.gender,
     phone_number: user.phoneNumber,
     country: user.country,
     preference: user.preference,
-    isLive: user.isLive ? 1 : 0,
-    isVerified: user.verificationStatus,
     studio: studio ? { ...studio, role: user.studioRole } : null,
     links: links.map(presentLink),
   };

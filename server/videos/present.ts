@@ -113,19 +113,21 @@ export function presentUser(
     'links' | 'contests' | 'totalLikes' | 'totalVideoViews' | 'totalFollowers' | 'isFollowing'
   >,
 ): PublicUser {
-  return {
-    id: user.id,
-    type: user.type,
-    name: user.name,
-    slug: user.slug,
-    username: user.username,
-    avatar: storage.url(user.avatarPath),
-    cover: storage.url(user.coverPath),
-    description: user.description,
-    color: user.color,
-    gender: user.gender,
-    isLive: user.isLive ? 1 : 0,
-    isVerified: user.verificationStatus,
-    ...extra,
-  };
+  return { ...userFields(storage, user), ...extra };
 }
+
+/** What a user's public profile and their own profile both show of the account. */
+export const userFields = (storage: MediaStorage, user: UserRow) => ({
+  id: user.id,
+  type: user.type,
+  name: user.name,
+  slug: user.slug,
+  username: user.username,
+  avatar: storage.url(user.avatarPath),
+  cover: storage.url(user.coverPath),
+  description: user.description,
+  color: user.color,
+  gender: user.gender,
+  isLive: user.isLive ? (1 as const) : (0 as const),
+  isVerified: user.verificationStatus,
+});
