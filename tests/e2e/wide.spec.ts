@@ -54,11 +54,8 @@ test.describe('wide screens and ads', () => {
     await page.goto('/');
     await expect(current(page).locator('video')).toBeVisible();
     await adsServed;
-    // KNOWN WEAKNESS (closing note of 2026-11-24): the first key of the wide feed was sometimes not taken.
-    await expect(async () => {
-      if ((await position(page)) === 1) await page.keyboard.press('PageDown');
-      expect(await position(page)).toBe(2);
-    }).toPass({ timeout: 15_000 });
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => position(page)).toBe(2);
     const skip = page.getByRole('button', { name: /^Skip/ });
     await expect(skip).toBeVisible();
     await expect(skip).toBeDisabled();

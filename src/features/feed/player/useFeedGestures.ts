@@ -1,4 +1,12 @@
-import { type PointerEvent, type RefObject, useEffect, useMemo, useState, type WheelEvent } from 'react';
+import {
+  type PointerEvent,
+  type RefObject,
+  useEffectEvent,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  type WheelEvent,
+} from 'react';
 import { startedInDialog } from '../../../ui/Sheet';
 import { classifyGesture, dragOffset, SWIPE, throttle } from './window';
 
@@ -36,19 +44,21 @@ export function useFeedGestures({
   const stepAllowed = useMemo(() => throttle(SWIPE.throttleMs), []);
 
   // Keys work wherever focus is (but not while typing or scrubbing): the feed is the whole screen.
-  useEffect(() => {
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      const forward = event.key === 'ArrowDown' || event.key === 'PageDown';
-      const backward = event.key === 'ArrowUp' || event.key === 'PageUp';
-      if ((!forward && !backward) || event.defaultPrevented || keysOff) return;
-      if ((event.target as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable]'))
-        return;
-      event.preventDefault();
-      if (stepAllowed()) go(forward ? 1 : -1);
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [go, stepAllowed, keysOff]);
+  const onKeyDown = useEffectEvent((event: globalThis.KeyboardEvent) => {
+    const forward = event.key === 'ArrowDown' || event.key === 'PageDown';
+    const backward = event.key === 'ArrowUp' || event.key === 'PageUp';
+    if ((!forward && !backward) || event.defaultPrevented || keysOff) return;
+    if ((event.target as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable]')) return;
+    event.preventDefault();
+    if (stepAllowed()) go(forward ? 1 : -1);
+  });
+  // Attached once, in the commit that shows the first video: a passive effect runs after the paint, and on
+  // a slow phone a key pressed as soon as the video showed arrived before the listener and was lost.
+  useLayoutEffect(() => {
+    const listener = (event: globalThis.KeyboardEvent) => onKeyDown(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
 
   const handlers = {
     onWheel: (event: WheelEvent) => {
