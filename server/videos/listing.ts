@@ -60,6 +60,45 @@ export async function visibleVideo(db: Db, viewer: Viewer, id: number): Promise<
   return row;
 }
 
+const visibleIdReaders = new WeakMap<Db, (ask: string) => Promise<boolean>>();
+
+/**
+ * Whether the video `id` is one this viewer may see (as visibleVideo, without reading the row), else 404.
+ * Asks that arrive together share one query per place (country and region) among them.
+ */
+export async function visibleVideoId(db: Db, viewer: Viewer, id: number): Promise<number> {
+  let read = visibleIdReaders.get(db);
+  if (!read) {
+    read = coalesce(async (asks: string[]) => {
+      const byPlace = new Map<string, number[]>();
+      for (const ask of asks) {
+        const [place = '', raw] = ask.split('#');
+        byPlace.set(place, [...(byPlace.get(place) ?? []), Number(raw)]);
+      }
+      const seen = new Map<string, boolean>();
+      for (const [place, ids] of byPlace) {
+        const [country, region] = place.split('|');
+        const rows = await db
+          .select({ id: t.videos.id })
+          .from(t.videos)
+          .where(
+            and(
+              inArray(t.videos.id, ids),
+              ...visibleTo({ country: country || undefined, region: region || undefined } as Viewer),
+            ),
+          );
+        for (const r of rows) seen.set(`${place}#${r.id}`, true);
+      }
+      return seen;
+    }, false);
+    visibleIdReaders.set(db, read);
+  }
+  if (!(await read(`${viewer.country ?? ''}|${viewer.region ?? ''}#${id}`))) {
+    throw notFound(messages.video.notFound);
+  }
+  return id;
+}
+
 /** What one request asks: whose flags (viewer key, user id) among which videos. */
 interface FlagAsk {
   key: string | undefined;

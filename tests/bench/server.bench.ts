@@ -2,6 +2,7 @@
 // by run with a bare node:http server answering the same bytes (so the machine's load of the moment weighs
 // on both), several runs with their spread, each figure beside the goal of issue 17.
 // `BENCH_DATA_DIR=dir` reuses a demo already seeded there (the first start seeds it; 24 videos).
+// `BENCH_ONLY=post` runs only the scenarios whose name contains it (the transcode one: `BENCH_ONLY=transcode`).
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { loadConfig } from '../../server/config';
@@ -97,14 +98,16 @@ export async function serverBench(): Promise<Record<string, string>> {
     method: `autocannon, 50 connections, ${RUNS} runs of ${SECONDS} s each, API and bare server alternating`,
   };
   try {
-    const all = await scenarios(server.url);
-    const guestFeed = all.find((s) => s.name === 'home feed (guest with id)');
-    if (guestFeed)
+    const only = process.env.BENCH_ONLY ?? '';
+    const every = await scenarios(server.url);
+    const all = every.filter((s) => s.name.includes(only));
+    const guestFeed = every.find((s) => s.name === 'home feed (guest with id)');
+    if (guestFeed && 'transcode'.includes(only))
       out['home feed (guest with id), 20 connections, during a transcode'] = await duringTranscode(
         server.url,
         guestFeed,
       );
-    for (const scenario of all) {
+    for (const scenario of only === 'transcode' ? [] : all) {
       const { sample } = scenario;
       const res = await fetch(`${server.url}${sample.path}`, {
         method: sample.method,
