@@ -15,6 +15,7 @@ import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import { HttpError } from '../http/errors';
 import type { IdempotencyClaim, Outcome } from '../http/idempotency';
+import { noteLiker } from './likers';
 
 /**
  * A view counts once per viewer per video per this window: a loop of a 10 s clip, a swipe back and forth
@@ -184,6 +185,7 @@ async function writeBatch(db: Db, ops: Interaction[]): Promise<(WriteOutcome | E
             .where(
               sql`(${vl.viewerKey}, ${vl.videoId}) in (${list(gone.map((p) => touched.get(p) as Interaction).map((op) => sql`(${op.viewerKey}, ${op.videoId}::int)`))})`,
             );
+        for (const op of added) noteLiker(db, op.viewerKey);
         if (added.length)
           await tx
             .insert(vl)

@@ -9,6 +9,7 @@ import * as t from '../db/schema';
 import { HttpError, notFound } from '../http/errors';
 import type { Viewer } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
+import { mayHaveLiked } from './likers';
 import { presentVideos, type ViewerFlags } from './present';
 import { notGeoBlocked, publicVideo } from './visibility';
 
@@ -145,6 +146,9 @@ const flagReaders = new WeakMap<Db, (ask: string) => Promise<ViewerFlags>>();
  */
 export async function viewerFlags(db: Db, viewer: Viewer, ids: number[]): Promise<ViewerFlags> {
   if (ids.length === 0 || (!viewer.key && !viewer.user)) return { liked: new Set(), rated: new Set() };
+  // A guest rates nothing (rating needs an account), so a guest who never liked has no flag to read.
+  if (!viewer.user && viewer.key && !mayHaveLiked(db, viewer.key))
+    return { liked: new Set(), rated: new Set() };
   let read = flagReaders.get(db);
   if (!read) {
     read = coalesce((asks: string[]) => readFlags(db, asks), { liked: new Set(), rated: new Set() }, 64);
