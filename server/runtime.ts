@@ -1,5 +1,6 @@
 // Opens everything the app needs (database, migrations, jobs, storage). Shared by main.ts, the CLI and
 // the tests so that they all start the product the same way.
+
 import { type Config, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
@@ -10,6 +11,7 @@ import { DEMO_MEDIA_QUEUE, generateDemoVideo } from './media/demo';
 import { configureBinaries } from './media/ffmpeg';
 import { startMediaWorkers } from './media/pipeline';
 import { createStorage } from './media/storage';
+import { trackLikers } from './videos/likers';
 
 export interface Runtime extends AppDeps {
   jobs: Jobs;
@@ -23,6 +25,7 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
   // seconds: wait for it rather than fail the start.
   const database = await openDatabase({ ...config, lock: { role: 'server', waitMs: 30_000 } });
   await database.migrate();
+  await trackLikers(database);
   const storage = createStorage(config);
   const jobs = await startJobs(database);
   let stopSweep = () => {};

@@ -87,6 +87,35 @@ export async function isReplay(deps: AppDeps, request: FastifyRequest, scope: st
   return stored !== undefined && stored.statusCode !== 0;
 }
 
+/** A post's Idempotency-Key, for writers that claim keys themselves (likes and views, in batches). */
+export interface IdempotencyClaim {
+  scope: string;
+  caller: string;
+  key: string;
+  /** requestHash of the post: a key reused with another body is refused. */
+  hash: string;
+}
+
+/** The post's claim, or undefined without the header; 400 for a malformed key. */
+export async function idempotencyClaim(
+  deps: AppDeps,
+  request: FastifyRequest,
+  scope: string,
+): Promise<IdempotencyClaim | undefined> {
+  const key = keyOf(request);
+  if (key === undefined) return undefined;
+  if (!KEY.test(key)) throw new HttpError(400, 'Invalid Idempotency-Key header.');
+  const caller = callerKey(await viewerOf(request, deps), request);
+  await purgeExpired(deps.database.db, request);
+  return { scope, caller, key, hash: requestHash(request) };
+}
+
+/** Sends an answer written with a claim, marking replays as `idempotent` does. */
+export function sendOutcome(reply: FastifyReply, outcome: Outcome & { replayed: boolean }) {
+  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+  return reply.status(outcome.status).send(outcome.body);
+}
+
 /**
  * Runs `work` once per (scope, caller, Idempotency-Key). Without the header it simply runs. The key row is
  * inserted first in the same transaction, so two concurrent replays cannot both do the work: the second

@@ -1,5 +1,6 @@
 // Likes, views, ratings and reports. Every counter on videos (like_count, view_count, rating_count,
 // rating_sum) changes in the same transaction as the row it summarises, so they can never drift apart.
+// Likes and views are written in batches (videos/interaction-writes.ts), since a watching crowd sends many.
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
@@ -13,7 +14,6 @@ import {
   videoViewSchema,
 } from '../../src/contract';
 import { canManageCreator } from '../auth/permissions';
-import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import {
@@ -29,21 +29,14 @@ import {
   videoNotFound,
 } from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
-import { idempotent } from '../http/idempotency';
+import { idempotencyClaim, idempotent, sendOutcome } from '../http/idempotency';
 import { limitGuestAction, reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
-import { callerKey, identifiedViewer, requireUser, type Viewer, viewerOf } from '../http/viewer';
-import { visibleVideo } from '../videos/listing';
+import { callerKey, identifiedViewer, requireUser, viewerOf } from '../http/viewer';
+import { VIEW_WINDOW_HOURS, writeInteraction } from '../videos/interaction-writes';
+import { visibleVideoId } from '../videos/listing';
 
-/**
- * A view counts once per viewer per video per this window: a loop of a 10 s clip, a swipe back and forth
- * or an outbox replay is one view, while coming back to it later in the day is another.
- */
-export const VIEW_WINDOW_HOURS = 6;
-
-/** The video a viewer may interact with: public and not geo-blocked for them, else 404. */
-const visibleVideoId = async (db: Db, viewer: Viewer, videoId: number) =>
-  (await visibleVideo(db, viewer, videoId)).id;
+export { VIEW_WINDOW_HOURS };
 
 const OWN_VIDEO = 'You cannot rate your own video.';
 
@@ -88,33 +81,17 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     const { key } = viewer;
     if (!viewer.user) await limitGuestAction(request, deps, 'video-like', viewer.guestId);
     const videoId = await visibleVideoId(db, viewer, input.video_id);
-    return idempotent(deps, request, reply, 'video-like', (outer) =>
-      outer.transaction(async (tx) => {
-        // The like row is the truth; the counter moves only when the row really appeared or went away,
-        // so "add" twice is one like and "remove" of nothing is a no-op.
-        const changed =
-          input.type === 'add'
-            ? await tx
-                .insert(t.videoLikes)
-                .values({ videoId, viewerKey: key, userId: viewer.user?.id ?? null, guestId: viewer.guestId })
-                .onConflictDoNothing()
-                .returning({ videoId: t.videoLikes.videoId })
-            : await tx
-                .delete(t.videoLikes)
-                .where(and(eq(t.videoLikes.videoId, videoId), eq(t.videoLikes.viewerKey, key)))
-                .returning({ videoId: t.videoLikes.videoId });
-        const delta = changed.length === 0 ? 0 : input.type === 'add' ? 1 : -1;
-        const [video] = await tx
-          .update(t.videos)
-          .set({ likeCount: sql`greatest(${t.videos.likeCount} + ${delta}, 0)` })
-          .where(eq(t.videos.id, videoId))
-          .returning({ likeCount: t.videos.likeCount });
-        return {
-          status: 200,
-          body: { data: { videoId, isLiked: input.type === 'add', likeCount: video?.likeCount ?? 0 } },
-        };
-      }),
-    );
+    const claim = await idempotencyClaim(deps, request, 'video-like');
+    const outcome = await writeInteraction(db, {
+      kind: 'like',
+      add: input.type === 'add',
+      videoId,
+      viewerKey: key,
+      userId: viewer.user?.id ?? null,
+      guestId: viewer.guestId ?? null,
+      claim,
+    });
+    return sendOutcome(reply, outcome);
   });
 
   const viewDoc = replayable({
@@ -146,35 +123,16 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     const key = callerKey(viewer, request);
     if (!viewer.user) await limitGuestAction(request, deps, 'video-view', viewer.guestId);
     const videoId = await visibleVideoId(db, viewer, input.video_id);
-    return idempotent(deps, request, reply, 'video-view', (outer) =>
-      outer.transaction(async (tx) => {
-        // Serialises concurrent views of one viewer on one video, so the window check cannot race.
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${key}|${videoId}`}))`);
-        const recent = await tx
-          .select({ id: t.videoViews.id })
-          .from(t.videoViews)
-          .where(
-            and(
-              eq(t.videoViews.viewerKey, key),
-              eq(t.videoViews.videoId, videoId),
-              sql`${t.videoViews.createdAt} > now() - make_interval(hours => ${VIEW_WINDOW_HOURS})`,
-            ),
-          )
-          .limit(1);
-        const counted = recent.length === 0;
-        if (counted) {
-          await tx
-            .insert(t.videoViews)
-            .values({ videoId, viewerKey: key, userId: viewer.user?.id ?? null, guestId: viewer.guestId });
-        }
-        const [video] = await tx
-          .update(t.videos)
-          .set({ viewCount: sql`${t.videos.viewCount} + ${counted ? 1 : 0}` })
-          .where(eq(t.videos.id, videoId))
-          .returning({ viewCount: t.videos.viewCount });
-        return { status: 200, body: { data: { videoId, counted, viewCount: video?.viewCount ?? 0 } } };
-      }),
-    );
+    const claim = await idempotencyClaim(deps, request, 'video-view');
+    const outcome = await writeInteraction(db, {
+      kind: 'view',
+      videoId,
+      viewerKey: key,
+      userId: viewer.user?.id ?? null,
+      guestId: viewer.guestId ?? null,
+      claim,
+    });
+    return sendOutcome(reply, outcome);
   });
 
   const rateDoc: Operation = {

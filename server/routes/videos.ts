@@ -1,5 +1,5 @@
 // The home feed (ranked) and "start from this video" (the same feed with one video in front).
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   type FeedQuery,
@@ -69,12 +69,66 @@ export const RANKING =
   '(a 5 adds 4, a 1 takes 4 away). The age term halves a video’s weight in roughly its first 2 hours and ' +
   'keeps decaying, so a fresh clip competes with an old hit; ties go to the newer video.';
 
+/** RANKING's engagement; db/schema.ts indexes this very expression (videos_engagement). */
+const ENGAGEMENT = sql`greatest(1 + 3 * ${t.videos.likeCount} + 0.25 * ${t.videos.viewCount} + 2 * (${t.videos.ratingSum} - 3 * ${t.videos.ratingCount}), 0.1)`;
+
+const ageHours = (at: Date) =>
+  sql`greatest(extract(epoch from (${at.toISOString()}::timestamptz - ${t.videos.publishAt})) / 3600, 0)`;
+
 /** RANKING, computed against the snapshot time `at` of page 1 so that it does not drift while a session pages. */
-export const rankScore = (at: Date): SQL => sql`(
-  greatest(1 + 3 * ${t.videos.likeCount} + 0.25 * ${t.videos.viewCount}
-    + 2 * (${t.videos.ratingSum} - 3 * ${t.videos.ratingCount}), 0.1)
-  / power(greatest(extract(epoch from (${at.toISOString()}::timestamptz - ${t.videos.publishAt})) / 3600, 0) + 2, 1.5)
-)`;
+export const rankScore = (at: Date): SQL => sql`(${ENGAGEMENT} / power(${ageHours(at)} + 2, 1.5))`;
+
+/** Candidates read from each end (best engaged, newest) beyond the rows a page needs. */
+const CANDIDATES = 100;
+
+/**
+ * The best `limit` videos by rankScore without scoring every video: the best-engaged and the newest
+ * `limit + CANDIDATES` (two index walks) are ranked, and that top is the true one when its last score beats
+ * anything outside them could reach. A video outside both has at most the engagement of the last
+ * best-engaged candidate and at least the age of the last newest one, so its score is at most
+ * eMax / (ageMin + 2)^1.5. If the top's last score is not above that bound (a catalogue where old hits
+ * dominate), every video is scored as before. Same order, same ties as the full ranking.
+ */
+async function topRanked(db: Db, where: SQL | undefined, at: Date, limit: number): Promise<VideoRow[]> {
+  const m = limit + CANDIDATES;
+  const [engaged, newest] = await Promise.all([
+    db
+      .select({ id: t.videos.id, engagement: sql<string>`${ENGAGEMENT}::float8` })
+      .from(t.videos)
+      .where(where)
+      .orderBy(desc(ENGAGEMENT))
+      .limit(m),
+    db
+      .select({ id: t.videos.id, age: sql<string>`${ageHours(at)}::float8` })
+      .from(t.videos)
+      .where(where)
+      .orderBy(desc(t.videos.publishAt))
+      .limit(m),
+  ]);
+  const full = () =>
+    db
+      .select()
+      .from(t.videos)
+      .where(where)
+      .orderBy(desc(rankScore(at)), desc(t.videos.id))
+      .limit(limit);
+  // Fewer than m rows: the filter matched fewer videos than that, and they are all candidates already.
+  const ids = [...new Set([...engaged, ...newest].map((r) => r.id))];
+  if (ids.length === 0) return [];
+  const ranked = await db
+    .select({ row: t.videos, score: sql<string>`${rankScore(at)}::float8` })
+    .from(t.videos)
+    .where(inArray(t.videos.id, ids))
+    .orderBy(desc(rankScore(at)), desc(t.videos.id))
+    .limit(limit);
+  if (engaged.length < m || newest.length < m) return ranked.map((r) => r.row);
+  const eMax = Number(engaged.at(-1)?.engagement);
+  const ageMin = Number(newest.at(-1)?.age);
+  const bound = eMax / (ageMin + 2) ** 1.5;
+  const last = Number(ranked.at(-1)?.score);
+  // A margin against float rounding: when in doubt, the full ranking decides.
+  return ranked.length === limit && last > bound * (1 + 1e-9) ? ranked.map((r) => r.row) : full();
+}
 
 /** One page of the home feed: `skip` rows are read past for a page asked for by number without a cursor. */
 function rankedPage(
@@ -91,12 +145,7 @@ function rankedPage(
     skip,
     exclude,
     rank: ({ at, filters, limit }) =>
-      db
-        .select()
-        .from(t.videos)
-        .where(and(...visibleTo(viewer, query.gender), tagsFilter(query.tags), ...filters))
-        .orderBy(desc(rankScore(at)), desc(t.videos.id))
-        .limit(limit),
+      topRanked(db, and(...visibleTo(viewer, query.gender), tagsFilter(query.tags), ...filters), at, limit),
   });
 }
 

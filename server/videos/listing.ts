@@ -9,6 +9,7 @@ import * as t from '../db/schema';
 import { HttpError, notFound } from '../http/errors';
 import type { Viewer } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
+import { mayHaveLiked } from './likers';
 import { presentVideos, type ViewerFlags } from './present';
 import { notGeoBlocked, publicVideo } from './visibility';
 
@@ -60,6 +61,45 @@ export async function visibleVideo(db: Db, viewer: Viewer, id: number): Promise<
   return row;
 }
 
+const visibleIdReaders = new WeakMap<Db, (ask: string) => Promise<boolean>>();
+
+/**
+ * Whether the video `id` is one this viewer may see (as visibleVideo, without reading the row), else 404.
+ * Asks that arrive together share one query per place (country and region) among them.
+ */
+export async function visibleVideoId(db: Db, viewer: Viewer, id: number): Promise<number> {
+  let read = visibleIdReaders.get(db);
+  if (!read) {
+    read = coalesce(async (asks: string[]) => {
+      const byPlace = new Map<string, number[]>();
+      for (const ask of asks) {
+        const [place = '', raw] = ask.split('#');
+        byPlace.set(place, [...(byPlace.get(place) ?? []), Number(raw)]);
+      }
+      const seen = new Map<string, boolean>();
+      for (const [place, ids] of byPlace) {
+        const [country, region] = place.split('|');
+        const rows = await db
+          .select({ id: t.videos.id })
+          .from(t.videos)
+          .where(
+            and(
+              inArray(t.videos.id, ids),
+              ...visibleTo({ country: country || undefined, region: region || undefined } as Viewer),
+            ),
+          );
+        for (const r of rows) seen.set(`${place}#${r.id}`, true);
+      }
+      return seen;
+    }, false);
+    visibleIdReaders.set(db, read);
+  }
+  if (!(await read(`${viewer.country ?? ''}|${viewer.region ?? ''}#${id}`))) {
+    throw notFound(messages.video.notFound);
+  }
+  return id;
+}
+
 /** What one request asks: whose flags (viewer key, user id) among which videos. */
 interface FlagAsk {
   key: string | undefined;
@@ -106,6 +146,9 @@ const flagReaders = new WeakMap<Db, (ask: string) => Promise<ViewerFlags>>();
  */
 export async function viewerFlags(db: Db, viewer: Viewer, ids: number[]): Promise<ViewerFlags> {
   if (ids.length === 0 || (!viewer.key && !viewer.user)) return { liked: new Set(), rated: new Set() };
+  // A guest rates nothing (rating needs an account), so a guest who never liked has no flag to read.
+  if (!viewer.user && viewer.key && !mayHaveLiked(db, viewer.key))
+    return { liked: new Set(), rated: new Set() };
   let read = flagReaders.get(db);
   if (!read) {
     read = coalesce((asks: string[]) => readFlags(db, asks), { liked: new Set(), rated: new Set() }, 64);

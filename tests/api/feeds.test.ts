@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
+import { trackLikers } from '../../server/videos/likers';
 import { decodeSeen, encodeSeen } from '../../server/videos/listing';
 import { messages, tagListSchema, tagSlug, type VideoList, videoListSchema } from '../../src/contract';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
@@ -226,6 +227,28 @@ describe('per-viewer flags', () => {
     expect(unrated).not.toContain('flagged');
     expect(await all('/v1/video-rating/rated?guest_id=guest-flag-0001')).toEqual([]);
     expect(await all('/v1/video-rating/unrated?gender=t&guest_id=guest-flag-0001')).toContain('flagged');
+    await ctx.database.db.delete(t.videos).where(eq(t.videos.id, video.id));
+  });
+
+  it('still marks a guest like written after start when guests who never liked are answered from memory', async () => {
+    // As the server does on PGlite (videos/likers.ts); on PostgreSQL it keeps nothing and every page asks.
+    await trackLikers(ctx.database);
+    const fresh = await insertUser(ctx, { gender: 't' });
+    const video = await insertVideo(ctx, { userId: fresh.id, title: 'kept' });
+    const like = (guest_id: string, type: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/v1/video-like',
+        payload: { video_id: video.id, type, guest_id },
+      });
+    await like('guest-kept-0001', 'add');
+    await like('guest-kept-0002', 'add');
+    await like('guest-kept-0002', 'remove');
+    const find = async (guest: string) =>
+      (await list(`/v1/videos?guest_id=${guest}`)).data.find((x) => x.title === 'kept');
+    expect(await find('guest-kept-0001')).toMatchObject({ isLiked: true });
+    expect(await find('guest-kept-0002')).toMatchObject({ isLiked: false });
+    expect(await find('guest-kept-0003')).toMatchObject({ isLiked: false });
     await ctx.database.db.delete(t.videos).where(eq(t.videos.id, video.id));
   });
 });

@@ -175,6 +175,75 @@ describe('POST /v1/video-view', () => {
     expect((await counters(video.id))?.viewCount).toBe(2);
   });
 
+  it('writes a crowd of posts at once exactly: duplicates and replays of a key count once, each answer its own', async () => {
+    const db = ctx.database.db;
+    const videos = [await newVideo(), await newVideo()];
+    const guests = Array.from({ length: 20 }, (_, i) => `guest-crowd-${String(i).padStart(4, '0')}`);
+    // From its own address: the guest limits per address are not what this test is about.
+    const send = (url: string, payload: object, key?: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url,
+        payload,
+        remoteAddress: '10.17.0.1',
+        headers: key ? { 'idempotency-key': key } : {},
+      });
+    const wave = (type: 'add' | 'remove') =>
+      Promise.all(
+        guests.flatMap((guest_id) =>
+          videos.flatMap(({ id }) => {
+            const like = { video_id: id, type, guest_id };
+            const view = { video_id: id, guest_id };
+            const likeKey = `${type}-${guest_id}-${id}`;
+            return type === 'add' || guest_id.endsWith('0') || guest_id.endsWith('2')
+              ? [
+                  send('/v1/video-view', view),
+                  send('/v1/video-view', view, `view-${guest_id}-${id}`),
+                  send('/v1/video-view', view, `view-${guest_id}-${id}`),
+                  send('/v1/video-like', like, likeKey),
+                  send('/v1/video-like', like, likeKey),
+                  send('/v1/video-like', like),
+                ]
+              : [];
+          }),
+        ),
+      );
+    const first = await wave('add');
+    expect(first.map((r) => r.statusCode).every((s) => s === 200)).toBe(true);
+    for (const { id } of videos) {
+      const views = first.map((r) => r.json().data).filter((d) => d.videoId === id && 'counted' in d);
+      // One counted view per guest, and each counted post told the count as it stood after it: 1 to 20.
+      const counted = views.filter((d) => d.counted).map((d) => d.viewCount);
+      expect(counted.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    }
+    // Even the replays that arrived together with their first post answer exactly as it did.
+    for (let i = 0; i < first.length; i += 6) {
+      expect(first[i + 2]?.json()).toEqual(first[i + 1]?.json());
+      expect(first[i + 4]?.json()).toEqual(first[i + 3]?.json());
+    }
+    // Guests ending in 0 or 2 (4 of them) unlike; then the first wave's like keys are replayed: they answer
+    // what they answered and like nothing again.
+    const second = await wave('remove');
+    expect(second.map((r) => r.statusCode).every((s) => s === 200)).toBe(true);
+    const replayed = await Promise.all(
+      guests.map((guest_id) =>
+        send(
+          '/v1/video-like',
+          { video_id: videos[0]?.id, type: 'add', guest_id },
+          `add-${guest_id}-${videos[0]?.id}`,
+        ),
+      ),
+    );
+    expect(replayed.every((r) => r.headers['idempotent-replayed'] === 'true')).toBe(true);
+    for (const { id } of videos) {
+      const likes = await db.select().from(t.videoLikes).where(eq(t.videoLikes.videoId, id));
+      const views = await db.select().from(t.videoViews).where(eq(t.videoViews.videoId, id));
+      expect(likes).toHaveLength(16);
+      expect(views).toHaveLength(20);
+      expect(await counters(id)).toMatchObject({ likeCount: 16, viewCount: 20 });
+    }
+  });
+
   it('validates the video id', async () => {
     const res = await post('/v1/video-view', { video_id: 'abc', guest_id: 'guest-iiii-9999' });
     expect(res.statusCode).toBe(422);

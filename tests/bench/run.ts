@@ -1,5 +1,6 @@
 // `npm run bench`: runs each benchmark in turn and prints its figures with the machine it ran on.
 import os from 'node:os';
+import { catalogueBench } from './catalogue.bench';
 import { feedBench } from './feed.bench';
 import { firstFrameVsBareBench, playerBench } from './player.bench';
 import { pwaBench } from './pwa.bench';
@@ -12,6 +13,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['startup', startupBench],
   ['home feed throughput', feedBench],
   ['server under a crowd', serverBench],
+  ['catalogue', catalogueBench],
   ['feed player in Chromium', playerBench],
   ['first frame vs bare video', firstFrameVsBareBench],
   ['upload and transcode', transcodeBench],

@@ -2,6 +2,7 @@
 // by run with a bare node:http server answering the same bytes (so the machine's load of the moment weighs
 // on both), several runs with their spread, each figure beside the goal of issue 17.
 // `BENCH_DATA_DIR=dir` reuses a demo already seeded there (the first start seeds it; 24 videos).
+// `BENCH_ONLY=post` runs only the scenarios whose name contains it (the transcode one: `BENCH_ONLY=transcode`).
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { loadConfig } from '../../server/config';
@@ -39,7 +40,7 @@ const GOALS: Record<string, { rps: number; p99?: number; note: string }> = {
 
 /**
  * Home-feed latency while a 1080x1920 x264 encode runs beside the server: at the normal priority (as the
- * server ran ffmpeg before) and at MEDIA_NICENESS (as it runs it now), against none at all.
+ * server ran ffmpeg before), at 10 (MEDIA_NICENESS by default) and at 19, against none at all.
  */
 async function duringTranscode(base: string, scenario: Scenario) {
   const { mediaNiceness } = loadConfig();
@@ -78,10 +79,17 @@ async function duringTranscode(base: string, scenario: Scenario) {
   // Warmed up first (JIT, the first queries), then each case twice, alternating, against the noise.
   await load(base, scenario, { seconds: 2, connections: 20 });
   const lines: string[] = [];
+  // 0 as the server ran ffmpeg before, the configured MEDIA_NICENESS, and the lowest priority there is.
+  const levels = [...new Set([0, mediaNiceness, 10, 19])];
   for (let round = 1; round <= 2; round++) {
     lines.push(await measure(`no transcode #${round}`, undefined));
-    lines.push(await measure(`ffmpeg at nice 0 (before) #${round}`, 0));
-    lines.push(await measure(`ffmpeg at nice ${mediaNiceness} (now) #${round}`, mediaNiceness));
+    for (const nice of levels)
+      lines.push(
+        await measure(
+          `ffmpeg at nice ${nice}${nice === mediaNiceness ? ' (MEDIA_NICENESS)' : nice === 0 ? ' (before)' : ''} #${round}`,
+          nice,
+        ),
+      );
   }
   return lines.join('; ');
 }
@@ -97,14 +105,16 @@ export async function serverBench(): Promise<Record<string, string>> {
     method: `autocannon, 50 connections, ${RUNS} runs of ${SECONDS} s each, API and bare server alternating`,
   };
   try {
-    const all = await scenarios(server.url);
-    const guestFeed = all.find((s) => s.name === 'home feed (guest with id)');
-    if (guestFeed)
+    const only = process.env.BENCH_ONLY ?? '';
+    const every = await scenarios(server.url);
+    const all = every.filter((s) => s.name.includes(only));
+    const guestFeed = every.find((s) => s.name === 'home feed (guest with id)');
+    if (guestFeed && 'transcode'.includes(only))
       out['home feed (guest with id), 20 connections, during a transcode'] = await duringTranscode(
         server.url,
         guestFeed,
       );
-    for (const scenario of all) {
+    for (const scenario of only === 'transcode' ? [] : all) {
       const { sample } = scenario;
       const res = await fetch(`${server.url}${sample.path}`, {
         method: sample.method,

@@ -1,0 +1,1 @@
+CREATE INDEX "videos_engagement" ON "videos" USING btree ("status",greatest(1 + 3 * "like_count" + 0.25 * "view_count" + 2 * ("rating_sum" - 3 * "rating_count"), 0.1));

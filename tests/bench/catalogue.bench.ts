@@ -1,0 +1,144 @@
+// What a request costs as the catalogue grows (issue 17: the 100k-video figure within 2 times the 1k one).
+// Synthetic rows, no media: 1,000 creators, 1k / 10k / 100k videos, a million likes and views in all,
+// seeded with bulk SQL (generate_series). Each request is sent one at a time through app.inject (no HTTP,
+// no crowd: the cost of the answer itself), with the feed and discover caches off so every answer is built.
+// PGlite by default; DATABASE_URL=postgres://… runs it on a fresh database of that server.
+// `CATALOGUE_SIZES=1000,10000 CATALOGUE_INTERACTIONS=200000 npm run bench -- catalogue` for a quicker look.
+import os from 'node:os';
+import { issueAccessToken } from '../../server/auth/tokens';
+import { createTestContext } from '../api/helpers';
+
+const SIZES = (process.env.CATALOGUE_SIZES ?? '1000,10000,100000').split(',').map(Number);
+const INTERACTIONS = Number(process.env.CATALOGUE_INTERACTIONS ?? 1_000_000);
+const SAMPLES = Number(process.env.CATALOGUE_SAMPLES ?? 20);
+const CREATORS = 1000;
+const TAGS = 30;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+type Ctx = Awaited<ReturnType<typeof createTestContext>>;
+
+async function seed(ctx: Ctx, videos: number) {
+  const sql = (text: string) => ctx.database.executeSql(text);
+  await sql(`insert into users (type, name, username, slug, email, password_hash, verification_status, gender)
+    select 'model', 'Creator ' || g, 'cat_' || g, 'cat-' || g, 'cat' || g || '@bench.test', 'x', 'approved',
+      case when g % 3 = 0 then 't' else 'm' end
+    from generate_series(1, ${CREATORS}) g`);
+  await sql(
+    `insert into tags (name, slug) select 'Tag ' || g, 'tag-' || g from generate_series(1, ${TAGS}) g`,
+  );
+  await sql(`insert into videos (user_id, slug, title, status, duration_seconds, playlist_path, thumbnail_path,
+      publish_at, created_at)
+    select (select min(id) from users where username like 'cat\\_%') + g % ${CREATORS}, 'clip-' || g,
+      'Clip ' || g, 'approved', 8, 'videos/x/master.m3u8', 'videos/x/thumb.jpg',
+      now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval
+    from generate_series(1, ${videos}) g`);
+  await sql(`insert into video_tags (video_id, tag_id, position)
+    select v.id, (select min(id) from tags) + v.id % ${TAGS}, 0 from videos v
+    union all
+    select v.id, (select min(id) from tags) + (v.id * 7 + 3) % ${TAGS}, 1 from videos v
+      where (v.id * 7 + 3) % ${TAGS} <> v.id % ${TAGS}`);
+  // Half likes, half views, spread evenly: (video, viewer) pairs are unique, as the like key requires.
+  const half = Math.floor(INTERACTIONS / 2);
+  for (const table of ['video_likes', 'video_views']) {
+    await sql(`insert into ${table} (video_id, viewer_key, guest_id, created_at)
+      select (select min(id) from videos) + g % ${videos}, 'g:bench-' || (g / ${videos}), 'bench-' || (g / ${videos}),
+        now() - ((g % 20000) || ' minutes')::interval
+      from generate_series(0, ${half - 1}) g`);
+  }
+  await sql(
+    `update videos v set like_count = c.n from (select video_id, count(*)::int n from video_likes group by video_id) c where c.video_id = v.id`,
+  );
+  await sql(
+    `update videos v set view_count = c.n from (select video_id, count(*)::int n from video_views group by video_id) c where c.video_id = v.id`,
+  );
+  await sql(
+    `insert into users (type, name, username, slug, email, password_hash) values ('user', 'Rater', 'rater', 'rater', 'rater@bench.test', 'x')`,
+  );
+  const [rater] = (await ctx.database.executeSql(`select id from users where username = 'rater'`)).rows as {
+    id: number;
+  }[];
+  await sql(`insert into video_ratings (video_id, user_id, rating)
+    select id, ${rater?.id}, 1 + id % 5 from videos where id % 50 = 0`);
+  await sql(
+    `update videos v set rating_count = 1, rating_sum = r.rating from video_ratings r where r.video_id = v.id`,
+  );
+  await sql('analyze');
+  return issueAccessToken(ctx.database.db, rater?.id ?? 0, false);
+}
+
+async function measure(ctx: Ctx, token: string) {
+  const get = async (url: string, auth = false) => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url,
+      headers: auth ? { authorization: `Bearer ${token}` } : {},
+    });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    return res.json() as { data: unknown[]; links?: { next?: string | null } };
+  };
+  const nth = async (url: string, n: number) => {
+    let next: string | null | undefined = url;
+    for (let i = 1; i < n && next; i++) next = (await get(next)).links?.next;
+    if (!next) throw new Error(`${url}: no page ${n}`);
+    return next.replace(/^https?:\/\/[^/]+/, '');
+  };
+  const tag = ((await ctx.database.executeSql('select min(id) as id from tags')).rows[0] as { id: number })
+    .id;
+  const cases: [string, string, boolean][] = [
+    ['home feed, page 1', '/v1/videos?per_page=10', false],
+    ['home feed, page 5', await nth('/v1/videos?per_page=10', 5), false],
+    ['tag feed, page 10', await nth(`/v1/videos?per_page=5&tags=${tag}`, 10), false],
+    ['discover', '/v1/discover', false],
+    ['tag search', '/v1/tags?search=tag%201', false],
+    ['rated list', '/v1/video-rating/rated?per_page=10', true],
+    ['unrated list', '/v1/video-rating/unrated?per_page=10', true],
+  ];
+  const out: Record<string, { p50: number; p99: number }> = {};
+  for (const [label, url, auth] of cases) {
+    for (let i = 0; i < 3; i++) await get(url, auth);
+    const times: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const start = performance.now();
+      await get(url, auth);
+      times.push(performance.now() - start);
+    }
+    out[label] = { p50: pct(times, 50), p99: pct(times, 99) };
+  }
+  return out;
+}
+
+export async function catalogueBench(): Promise<Record<string, string>> {
+  const results: Record<number, Record<string, { p50: number; p99: number }>> = {};
+  const out: Record<string, string> = {
+    database: process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (in memory)',
+    method: `${CREATORS} creators, ${INTERACTIONS.toLocaleString('en')} likes+views, ${SAMPLES} sequential requests per figure after 3 warm-ups, caches off`,
+  };
+  for (const size of SIZES) {
+    const ctx = await createTestContext({ config: { feedCacheMs: 0, discoverCacheMs: 0 } });
+    try {
+      const started = performance.now();
+      const token = await seed(ctx, size);
+      const seeded = ((performance.now() - started) / 1000).toFixed(0);
+      results[size] = await measure(ctx, token);
+      out[`${size.toLocaleString('en')} videos`] = `${Object.entries(results[size] ?? {})
+        .map(([k, r]) => `${k} p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} ms`)
+        .join('; ')} (seeded in ${seeded} s; load avg ${os.loadavg()[0]?.toFixed(2)})`;
+    } finally {
+      await ctx.close();
+    }
+  }
+  const smallest = results[SIZES[0] ?? 0];
+  const largest = results[SIZES.at(-1) ?? 0];
+  if (smallest && largest && SIZES.length > 1) {
+    for (const label of Object.keys(largest)) {
+      const ratio = (largest[label]?.p50 ?? 0) / (smallest[label]?.p50 || 1);
+      out[`${label}: ${SIZES.at(-1)} / ${SIZES[0]} (p50)`] =
+        `${ratio.toFixed(1)}x; goal <= 2x: ${ratio <= 2 ? 'met' : 'NOT met'}`;
+    }
+  }
+  return out;
+}
