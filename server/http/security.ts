@@ -1,5 +1,6 @@
 // Security headers on every response (pages, API, media, errors). The Content-Security-Policy is the one
-// the PWA runs under without a violation (an e2e checks it): its own scripts only, no inline script;
+// the PWA runs under without a violation (an e2e checks it): its own scripts, plus the shell's one inline
+// boot script by its hash;
 // images and media from this origin, the flag service and the configured media/CDN and ad origins.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,11 +21,20 @@ export function inlineStyleHashes(html: string): string[] {
   return [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1] ?? ''));
 }
 
-function shellStyleHashes(distDir: string): string[] {
+/**
+ * The classic inline <script> blocks of the built shell (index.html starts the home feed's first page before
+ * any module loads), allowed by hash like its style: no other inline script runs.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => sha256(m[1] ?? ''));
+}
+
+function shellHashes(distDir: string): { styles: string[]; scripts: string[] } {
   try {
-    return inlineStyleHashes(fs.readFileSync(path.join(distDir, 'index.html'), 'utf8'));
+    const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    return { styles: inlineStyleHashes(html), scripts: inlineScriptHashes(html) };
   } catch {
-    return [];
+    return { styles: [], scripts: [] };
   }
 }
 
@@ -38,13 +48,17 @@ const originOf = (url: string | undefined): string | undefined => {
   }
 };
 
-export function contentSecurityPolicy(config: Config, styleHashes: string[]): string {
+export function contentSecurityPolicy(
+  config: Config,
+  styleHashes: string[],
+  scriptHashes: string[] = [],
+): string {
   const media = [originOf(config.mediaPublicUrl), ...config.adOrigins].filter(
     (o): o is string => o !== undefined,
   );
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
+    'script-src': ["'self'", ...scriptHashes],
     'style-src': ["'self'", ...styleHashes],
     // data: and blob: are what the page makes itself (cropped previews, a signature, hls.js's MediaSource).
     'img-src': ["'self'", 'data:', 'blob:', FLAG_ORIGIN, ...media],
@@ -70,11 +84,13 @@ const PERMISSIONS_POLICY =
   'magnetometer=(), gyroscope=(), accelerometer=(), display-capture=()';
 
 export function securityHeaders(config: Config, extraStyleHashes: string[] = []): Record<string, string> {
+  const shell = shellHashes(config.distDir);
   const headers: Record<string, string> = {
-    'Content-Security-Policy': contentSecurityPolicy(config, [
-      ...shellStyleHashes(config.distDir),
-      ...extraStyleHashes,
-    ]),
+    'Content-Security-Policy': contentSecurityPolicy(
+      config,
+      [...shell.styles, ...extraStyleHashes],
+      shell.scripts,
+    ),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     // For browsers older than frame-ancestors.

@@ -44,6 +44,12 @@ interface RequestOptions {
    * calls): the app goes to /login, and the call still fails for its caller.
    */
   loginOn?: readonly number[];
+  /**
+   * A request already on its way for this call (index.html's boot script starts the home feed before any
+   * module has loaded): used only when its URL is exactly the one this call would ask for, identity
+   * included, so a stale guess never stands in for the real answer.
+   */
+  adopt?: { url: string; response: Promise<Response> };
 }
 
 /** Where a call that needs a fresh sign-in sends the viewer; the login screen brings them back here. */
@@ -76,6 +82,15 @@ async function withIdentity(
   return { path, body: isPlainObject ? { guest_id: guestId, ...body } : body, headers: {} };
 }
 
+/**
+ * The URL a guest's GET of `path` goes out as (guest_id added), or null for a signed-in viewer, whose bearer
+ * token no script outside the app may send.
+ */
+export async function guestGetUrl(path: string): Promise<string | null> {
+  if (readAuth()) return null;
+  return (await withIdentity(path, 'GET', undefined)).path;
+}
+
 export function apiFetch<S extends v.GenericSchema>(
   path: string,
   options: RequestOptions & { schema: S },
@@ -91,6 +106,7 @@ export async function apiFetch(
     headers: extra,
     loginOn,
     timeoutMs,
+    adopt,
   }: RequestOptions & { schema?: v.GenericSchema } = {},
 ): Promise<unknown> {
   const identity = await withIdentity(rawPath, method, rawBody);
@@ -111,13 +127,19 @@ export async function apiFetch(
   let response: Response;
   let json: unknown;
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: payload,
-      signal: deadline?.signal ?? signal,
-      credentials: 'same-origin',
-    });
+    const send = () =>
+      fetch(path, {
+        method,
+        headers,
+        body: payload,
+        signal: deadline?.signal ?? signal,
+        credentials: 'same-origin',
+      });
+    // The boot request failing (a network blip while the page loaded) is worth one fresh try of our own.
+    response =
+      adopt?.url === path && method === 'GET' && !identity.headers.Authorization
+        ? await adopt.response.catch(send)
+        : await send();
     json = await readJson(response);
   } catch (error) {
     // An abort is the caller's own decision, not a failure to report.

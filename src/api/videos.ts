@@ -6,6 +6,7 @@ import {
   videoDeleteResponseSchema,
   videoListSchema,
 } from '../contract/video';
+import { takeBootFeed } from './boot';
 import { apiFetch } from './http';
 import { toQuery } from './query';
 
@@ -28,7 +29,8 @@ let early: { url: string; answer: Promise<VideoList> } | undefined;
  * feed's first load of the same URL takes this answer over instead of asking again.
  */
 export function prefetchFeedPage(url: string) {
-  const answer = apiFetch(url, { schema: videoListSchema });
+  // index.html's script may have sent this very request already (see boot.ts): apiFetch takes it over then.
+  const answer = apiFetch(url, { schema: videoListSchema, adopt: takeBootFeed() });
   answer.catch(() => undefined);
   early = { url, answer };
 }

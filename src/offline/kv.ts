@@ -38,12 +38,34 @@ export const deleteKv = async (key: keyof KvSchema) => del(key, kv());
 
 let guestId: Promise<string> | undefined;
 
+/**
+ * On a first visit index.html's boot script picks the guest id itself, to ask for the home feed with it
+ * before any module has run, and leaves it here (localStorage: the script cannot wait for IndexedDB).
+ */
+const BOOT_GUEST_KEY = 'shortcams.bootGuestId';
+
+function takeBootGuestId(): string | undefined {
+  // The service worker shares this module and has no localStorage.
+  const storage = (
+    globalThis as { localStorage?: { getItem(key: string): string | null; removeItem(key: string): void } }
+  ).localStorage;
+  try {
+    const id = storage?.getItem(BOOT_GUEST_KEY);
+    storage?.removeItem(BOOT_GUEST_KEY);
+    return id && /^[0-9a-f-]{36}$/i.test(id) ? id : undefined;
+  } catch {
+    // No storage (the service worker, a private mode): an id of our own.
+    return undefined;
+  }
+}
+
 /** The guest's id, generated once per device and kept (spec §3: guestId). */
 export function getGuestId(): Promise<string> {
   guestId ??= (async () => {
     const known = await readKv('guestId').catch(() => undefined);
+    const boot = takeBootGuestId();
     if (known) return known;
-    const fresh = crypto.randomUUID();
+    const fresh = boot ?? crypto.randomUUID();
     await writeKv('guestId', fresh).catch(() => undefined);
     return fresh;
   })();

@@ -5,18 +5,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
-import { inlineStyleHashes } from '../../server/http/security';
+import { inlineScriptHashes, inlineStyleHashes } from '../../server/http/security';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 
 let ctx: TestContext;
 let dist: string;
 const SHELL_STYLE = 'html{background:#000}';
+const SHELL_SCRIPT = 'window.bootFeed = 1';
 
 beforeAll(async () => {
   dist = await fs.mkdtemp(path.join(os.tmpdir(), 'shortcams-dist-'));
   await fs.writeFile(
     path.join(dist, 'index.html'),
-    `<!doctype html><html><head><style>${SHELL_STYLE}</style></head><body><div id="root"></div></body></html>`,
+    `<!doctype html><html><head><style>${SHELL_STYLE}</style><script>${SHELL_SCRIPT}</script></head><body><div id="root"></div></body></html>`,
   );
   ctx = await createTestContext({
     config: {
@@ -64,10 +65,12 @@ describe('security headers', () => {
     }
   });
 
-  it('allow no inline script, and images and media only from self, flags, the CDN and the ad origins', async () => {
+  it('allow no inline script but the shell boot script by its hash, and images and media only from self, flags, the CDN and the ad origins', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/' });
     const csp = directives(String(res.headers['content-security-policy']));
-    expect(csp['script-src']).toEqual(["'self'"]);
+    expect(inlineScriptHashes(res.body)).toHaveLength(1);
+    expect(csp['script-src']).toEqual(["'self'", ...inlineScriptHashes(res.body)]);
+    expect(csp['script-src']?.join(' ')).not.toContain('unsafe-inline');
     expect(csp['default-src']).toEqual(["'self'"]);
     expect(csp['object-src']).toEqual(["'none'"]);
     for (const name of ['img-src', 'media-src', 'connect-src']) {

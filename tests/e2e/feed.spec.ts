@@ -88,11 +88,13 @@ test.describe('feed player', () => {
     await page.goto('/');
     await expect.poll(() => playlists.length).toBeGreaterThan(0);
     await page.waitForTimeout(1500);
-    expect(playlists).toHaveLength(1);
+    // One video's playlist (asked twice: by index.html's boot script, then by the <video>; routing switches
+    // off the HTTP cache that the two share in real use).
+    expect(new Set(playlists).size).toBe(1);
     release();
     // Once it can play, the next video buffers ahead as before.
     await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.2);
-    await expect.poll(() => playlists.length).toBeGreaterThan(1);
+    await expect.poll(() => new Set(playlists).size).toBeGreaterThan(1);
   });
 
   test('asks for a rating after 2 to 5 videos, pausing the video until answered', async ({ page }) => {

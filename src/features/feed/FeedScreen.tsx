@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
+import { rememberBootFeed } from '../../api/boot';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
@@ -32,6 +33,10 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   const source = feedSource(route, params, query);
   const start = (location.state as { feed?: FeedStart } | null)?.feed;
   const { list, loadMore, retry } = useFeedList(source, start, generation);
+  // The next visit's boot script asks for this first page before the app's code has loaded (src/api/boot.ts).
+  useEffect(() => {
+    if (route === 'home') void rememberBootFeed(source.firstUrl);
+  }, [route, source.firstUrl]);
   const wide = useMediaQuery(WIDE_QUERY);
   const ads = useAdPlacements(wide);
   const index = useAtomValue(feedIndexAtom);

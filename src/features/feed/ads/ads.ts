@@ -3,12 +3,30 @@ import type { AdPlacement } from '../sidebar/sidebar';
 
 let placements: Promise<AdPlacement[]> | undefined;
 
+let firstVideoReady: () => void = () => undefined;
+const firstVideo = new Promise<void>((resolve) => {
+  firstVideoReady = resolve;
+});
+
 /**
- * The operator's ad placements, from /ads.json so they change without a rebuild. Anything wrong with the
- * file or the network means no ads: ads must never stand between a viewer and the feed.
+ * The feed's first video can play: only now may /ads.json go out, so that on a slow network it never
+ * competes with the first video's playlist and segments (issue 17).
+ */
+export function markFirstVideoReady() {
+  firstVideoReady();
+}
+
+// A feed whose first video never gets ready (an empty list, a broken file) still gets its ads.
+const FIRST_VIDEO_WAIT_MS = 10_000;
+
+/**
+ * The operator's ad placements, from /ads.json so they change without a rebuild, asked for once the first
+ * video is ready. Anything wrong with the file or the network means no ads: ads must never stand between a
+ * viewer and the feed.
  */
 export function loadAdPlacements(): Promise<AdPlacement[]> {
-  placements ??= fetch('/ads.json', { credentials: 'omit' })
+  placements ??= Promise.race([firstVideo, new Promise((wait) => setTimeout(wait, FIRST_VIDEO_WAIT_MS))])
+    .then(() => fetch('/ads.json', { credentials: 'omit' }))
     .then((res) => (res.ok ? res.json() : []))
     .then((json: unknown) => (Array.isArray(json) ? (json as AdPlacement[]).filter(isPlacement) : []))
     .catch(() => []);

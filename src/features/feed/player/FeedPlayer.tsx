@@ -5,6 +5,7 @@ import type { Video } from '../../../contract';
 import { onlineAtom } from '../../../state/network';
 import { profilePanelOpenAtom, usePanelState } from '../../../state/panel';
 import { preferenceAutoscrollAtom } from '../../../state/preferences';
+import { markFirstVideoReady } from '../ads/ads';
 import { feedIndexAtom, feedLoadingMoreAtom } from '../feedAtoms';
 import { useIsGuest } from '../guest';
 import { RatingBar } from '../sheets/ActionSheets';
@@ -47,7 +48,10 @@ export function FeedPlayer({
   const slots = useMemo(() => assignSlots(current, videos.length), [current, videos.length]);
   // Until the first video plays, it alone uses the network (see FeedSlot's `load`).
   const [started, setStarted] = useState(false);
-  const onStarted = useCallback(() => setStarted(true), []);
+  const onStarted = useCallback(() => {
+    setStarted(true);
+    markFirstVideoReady();
+  }, []);
 
   // A slot whose video changed jumps into place without animating: it travels from one edge to the other.
   const previousAssignment = useRef(slots.map((s) => s.index));

@@ -69,6 +69,9 @@ export function useSlotSource(
             lowLatencyMode: false,
             // No point fetching 1080p for a 390 px wide phone player.
             capLevelToPlayerSize: true,
+            // The lowest rendition first (listed first in the master playlist, where native HLS starts too):
+            // the first frame comes after the smallest first segment, and the estimate climbs from there.
+            startLevel: 0,
             // Spec §9: about 30 s ahead, and little kept behind, to spare mobile data and memory.
             maxBufferLength: 30,
             backBufferLength: 10,
