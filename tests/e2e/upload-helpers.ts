@@ -74,11 +74,9 @@ export const textAsVideo = () =>
   );
 
 /** Chooses a file the way a person does: the 'Choose a video' button opens the file chooser. */
-export async function chooseVideo(page: Page, file: string, via: 'click' | 'keyboard' = 'click') {
+export async function chooseVideo(page: Page, file: string) {
   const chooser = page.waitForEvent('filechooser');
-  const button = page.getByRole('button', { name: 'Choose a video' });
-  if (via === 'keyboard') await page.keyboard.press('Enter');
-  else await button.click();
+  await page.getByRole('button', { name: 'Choose a video' }).click();
   await (await chooser).setFiles(file);
 }
 
