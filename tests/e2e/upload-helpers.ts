@@ -30,6 +30,23 @@ function once(name: string, make: (file: string) => Promise<void>): Promise<stri
 }
 
 /**
+ * The page's network through DevTools: `set(offline, uploadThroughput)` gives it a phone's slow uplink, or no
+ * network at all. Once a page has its own conditions Chromium follows them and no longer Playwright's
+ * `setOffline`.
+ */
+export async function emulateNetwork(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  return (offline: boolean, uploadThroughput: number) =>
+    cdp.send('Network.emulateNetworkConditions', {
+      offline,
+      latency: 40,
+      downloadThroughput: -1,
+      uploadThroughput,
+    });
+}
+
+/**
  * A 10 s vertical clip of about 30 MB (20 to 40 MB, as the acceptance asks): constant 24 Mbit/s, about what
  * a phone records, so it is big enough to cut mid-way yet fast to make and to transcode (360x640).
  */

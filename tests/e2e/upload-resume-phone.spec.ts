@@ -12,28 +12,26 @@ import { CHUNK_SIZE } from '../../src/offline/uploads/transfer';
 import { AGE_CONFIRM_BUTTON } from './age-gate';
 import { chromiumLaunchOptions } from './browser';
 import { signIn } from './sign-in';
-import { bigClip, chooseVideo, expectFeedPlays, ownVideo, uploadRecords } from './upload-helpers';
+import {
+  bigClip,
+  chooseVideo,
+  emulateNetwork,
+  expectFeedPlays,
+  ownVideo,
+  uploadRecords,
+} from './upload-helpers';
 
 const CREATOR = 'luna.vega@demo.test';
 /** 3 MiB/s up: the ~30 MB clip takes about ten seconds, long enough to cut it in the middle. */
 const UPLINK = 3 * 1024 * 1024;
 
 /**
- * The phone's network, through DevTools: a slow uplink, then no network at all, then back. Once a page has its
- * own conditions, Chromium follows them and no longer Playwright's `setOffline`, so a cut sets both: this
- * session's conditions block the requests, `setOffline` makes the page see it (navigator.onLine, `offline`
- * and `online` events).
+ * The phone's network: a slow uplink, then no network at all, then back. A page with its own DevTools
+ * conditions no longer follows Playwright's `setOffline`, so a cut sets both: the conditions block the
+ * requests, `setOffline` makes the page see it (navigator.onLine, `offline` and `online` events).
  */
 async function network(context: BrowserContext, page: Page) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  const set = (offline: boolean, uploadThroughput: number) =>
-    cdp.send('Network.emulateNetworkConditions', {
-      offline,
-      latency: 40,
-      downloadThroughput: -1,
-      uploadThroughput,
-    });
+  const set = await emulateNetwork(context, page);
   await set(false, UPLINK);
   return {
     async cut() {
@@ -60,6 +58,7 @@ function countPatches(target: Page | BrowserContext, size: number) {
   });
   return {
     count: () => offsets.length,
+    first: () => offsets[0],
     bytes: () => offsets.reduce((sum, o) => sum + Math.min(CHUNK_SIZE, size - o), 0),
   };
 }
@@ -110,17 +109,14 @@ async function expectFinished(
   page: Page,
   member: Awaited<ReturnType<typeof signIn>>,
   title: string,
-  size: number,
-  patchBytes: () => Promise<number>,
+  checkWire: () => void,
 ) {
   await expect
     .poll(async () => (await theRecord(page)).videoId, { timeout: 120_000 })
     .toEqual(expect.any(Number));
   const record = await theRecord(page);
   expect(record.state).toBe('sent');
-  const sent = await patchBytes();
-  expect(sent).toBeGreaterThanOrEqual(size);
-  expect(sent).toBeLessThanOrEqual(size + CHUNK_SIZE);
+  checkWire();
 
   const videoId = record.videoId ?? 0;
   const api = page.context().request;
@@ -164,7 +160,10 @@ test('cut at half, reload offline, reconnect: the upload finishes by itself with
   expect((await theRecord(page)).videoId).toBeNull();
 
   await net.reconnect();
-  await expectFinished(page, member, title, size, async () => wire.bytes());
+  await expectFinished(page, member, title, () => {
+    expect(wire.bytes()).toBeGreaterThanOrEqual(size);
+    expect(wire.bytes()).toBeLessThanOrEqual(size + CHUNK_SIZE);
+  });
 });
 
 test('cut at half by closing the browser, open it again on the same profile: the upload finishes', async ({
@@ -189,7 +188,9 @@ test('cut at half by closing the browser, open it again on the same profile: the
     await network(first, page);
     await startUpload(page, file, title);
     await waitForProgress(page, title, 45);
-    expect((await theRecord(page)).offset).toBeLessThan(size);
+    const confirmed = (await theRecord(page)).offset;
+    expect(confirmed).toBeGreaterThan(0);
+    expect(confirmed).toBeLessThan(size);
     await first.close();
     expect(wireBefore.count()).toBeGreaterThan(0);
     const before = wireBefore.bytes();
@@ -202,7 +203,17 @@ test('cut at half by closing the browser, open it again on the same profile: the
       const wireAfter = countPatches(second, size);
       await again.goto('/account');
       await expect(again.getByRole('article', { name: title })).toBeVisible();
-      await expectFinished(again, member, title, size, async () => before + wireAfter.bytes());
+      await expectFinished(again, member, title, () => {
+        // Carried on from where the server stood, which is at least what it had confirmed before the close
+        // (not from zero), and sent the rest. Where it stood comes from the second browser's first PATCH, not
+        // from the first browser's count: a PATCH begun as the browser closed can reach the server while its
+        // request event never reaches the test (CI saw 128 KiB of one).
+        const resumedAt = wireAfter.first() ?? -1;
+        expect(resumedAt).toBeGreaterThanOrEqual(confirmed);
+        expect(wireAfter.bytes()).toBeGreaterThanOrEqual(size - resumedAt);
+        // At most one chunk went twice (what the test saw before the close is at most what was sent).
+        expect(before + wireAfter.bytes()).toBeLessThanOrEqual(size + CHUNK_SIZE);
+      });
     } finally {
       await second.close();
     }

@@ -8,6 +8,7 @@ import { toastsSeen, watchToasts } from './members';
 import { signedIn } from './sign-in';
 import {
   chooseVideo,
+  emulateNetwork,
   longClip,
   ownVideo,
   smallClip,
@@ -119,6 +120,10 @@ test.describe('upload: the whole way, keyboard only', () => {
     const file = await smallClip();
     await openUpload(page);
     await expectNoSeriousA11yViolations(page);
+    // A phone's uplink (100 KB/s: the 0.45 MB clip takes about 5 s), so the details really are typed while
+    // the bytes go and the bar is there to see; unthrottled, the clip was sent before the bar was looked for.
+    const uplink = await emulateNetwork(page.context(), page);
+    await uplink(false, 100 * 1024);
 
     // Asked for before the first key: Playwright catches the chooser only once this subscription has reached
     // the browser, and an Enter sent right after it overtook it on the loaded CI machine (the chooser opened
