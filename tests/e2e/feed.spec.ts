@@ -64,6 +64,16 @@ test.describe('feed player', () => {
     expect(await position(page)).toBe(6);
     await drag(page, 0, 150);
     await expect.poll(() => position(page)).toBe(5);
+
+    // A video left and come back to starts again from the top (it is rewound once off screen).
+    await closeRatingPrompt(page);
+    await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(2.5);
+    await drag(page, 0, 150);
+    await expect.poll(() => position(page)).toBe(4);
+    await closeRatingPrompt(page);
+    await drag(page, 0, -150);
+    await expect.poll(() => position(page)).toBe(5);
+    expect(await playingTime(page)).toBeLessThan(1.5);
   });
 
   test('on a slow start the video on screen has the network to itself until it can play', async ({

@@ -1,5 +1,8 @@
 import { type RefObject, useEffect } from 'react';
 
+/** Long enough for the next video to have started, short enough to be done before a viewer swipes back. */
+const REWIND_DELAY_MS = 600;
+
 /**
  * What the slot's <video> does as the feed moves: the current video starts from the top (autoplay may be
  * refused, which `onRefused` shows as paused), the others pause; a sheet or the profile panel holds it where
@@ -28,13 +31,22 @@ export function usePlayback(
   useEffect(() => {
     const element = ref.current;
     if (!element || videoId === undefined) return;
+    // Every video starts from the top. The rewind happens a moment after a video leaves the screen, not as
+    // it arrives: a seek, even to where the video already is, drops it to "metadata only" until the seek
+    // completes (100 to 200 ms measured), which would stand between a swipe and the next video's first
+    // frame; and right at the swipe the decoder is busy starting the next video.
     if (active) {
-      element.currentTime = 0;
+      if (element.currentTime !== 0) element.currentTime = 0;
       // Autoplay may be refused (power saving); the paused state then shows the play hint.
       void element.play().catch(onRefused);
-    } else {
-      element.pause();
+      return;
     }
+    element.pause();
+    if (element.currentTime === 0) return;
+    const rewind = window.setTimeout(() => {
+      element.currentTime = 0;
+    }, REWIND_DELAY_MS);
+    return () => window.clearTimeout(rewind);
   }, [active, videoId, adSrc]);
 
   useEffect(() => {
