@@ -76,6 +76,23 @@ test.describe('feed player', () => {
     expect(await playingTime(page)).toBeLessThan(1.5);
   });
 
+  test('once the first video plays, the start of the one after the next is fetched too', async ({ page }) => {
+    const fetched: string[] = [];
+    page.on('requestfinished', (r) => fetched.push(new URL(r.url()).pathname));
+    const feed = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/videos' && r.ok());
+    await page.goto('/');
+    const { data } = (await (await feed).json()) as { data: { playlistUrl: string | null }[] };
+    const third = data[2]?.playlistUrl;
+    expect(third).toEqual(expect.any(String));
+    const folder = new URL(third ?? '', page.url()).pathname.replace(/master\.m3u8$/, '');
+    await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.2);
+    // Its master playlist, first variant and first segment, while the first video is still on screen.
+    await expect
+      .poll(() => fetched.filter((p) => p.startsWith(folder)).map((p) => p.slice(folder.length)))
+      .toEqual(expect.arrayContaining(['master.m3u8', expect.stringMatching(/\/seg_000\.ts$/)]));
+    expect(await position(page)).toBe(1);
+  });
+
   test('on a slow start the video on screen has the network to itself until it can play', async ({
     page,
   }) => {

@@ -17,6 +17,7 @@ import { FeedSlot, type SlotAction } from './FeedSlot';
 import { useFeedGestures } from './useFeedGestures';
 import { useInstreamAds } from './useInstreamAds';
 import { useRatingPrompt } from './useRatingPrompt';
+import { warmFirstSegment } from './warmAhead';
 import { assignSlots, PREFETCH_REMAINING, step } from './window';
 
 /**
@@ -59,6 +60,13 @@ export function FeedPlayer({
   useEffect(() => {
     previousAssignment.current = slots.map((s) => s.index);
   });
+
+  // The next slot buffers the next video once the current one plays; the start of the one after is fetched
+  // then too, so two quick swipes in a row still find their first segment on the device.
+  useEffect(() => {
+    const ahead = videos[current + 2];
+    if (started && ahead?.playlistUrl) warmFirstSegment(ahead.playlistUrl);
+  }, [started, current, videos]);
 
   useEffect(() => {
     if (hasMore && videos.length - 1 - current <= PREFETCH_REMAINING) onNearEnd();

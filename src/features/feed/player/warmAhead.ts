@@ -1,0 +1,40 @@
+// The video after the next one: its master playlist, lowest variant and first segment are fetched into the
+// HTTP cache (segments are served for a day, playlists for a minute), so by the time it becomes the next
+// slot and buffers, its start is already on the device and a quick swiper does not wait on the network.
+// Not the service worker's cache: sending every segment of the video playing through the worker would add
+// a hop to each of them, and the HTTP cache is what the <video> element (native HLS) and hls.js both read.
+// The same chain as index.html's boot script for the first video, which cannot import this module.
+
+const warmed = new Set<string>();
+/** Enough to never fetch a start twice in a session's feed, small enough to stay a few KB. */
+const MAX_REMEMBERED = 200;
+
+/** The first URI line of a playlist, resolved against the playlist's own URL. */
+function firstUri(playlistUrl: string, text: string): string | null {
+  const line = text.split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
+  return line ? new URL(line.trim(), new URL(playlistUrl, window.location.href)).href : null;
+}
+
+async function text(url: string): Promise<string | null> {
+  const response = await fetch(url, { priority: 'low', credentials: 'same-origin' });
+  return response.ok ? response.text() : null;
+}
+
+/** Fire and forget; nothing on a data-saving connection, nothing twice. */
+export function warmFirstSegment(playlistUrl: string): void {
+  const connection = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
+  if (connection?.saveData || warmed.has(playlistUrl)) return;
+  if (warmed.size >= MAX_REMEMBERED) warmed.clear();
+  warmed.add(playlistUrl);
+  void (async () => {
+    const master = await text(playlistUrl);
+    const variant = master && firstUri(playlistUrl, master);
+    const playlist = variant && (await text(variant));
+    const segment = playlist && variant && firstUri(variant, playlist);
+    // The body must be read for the response to be stored whole.
+    if (segment) await (await fetch(segment, { priority: 'low', credentials: 'same-origin' })).blob();
+  })().catch(() => {
+    // Offline or a failed request: the slot loads it the normal way when its turn comes.
+    warmed.delete(playlistUrl);
+  });
+}
