@@ -2,6 +2,11 @@ import { type RefObject, useEffect } from 'react';
 
 /** Long enough for the next video to have started, short enough to be done before a viewer swipes back. */
 const REWIND_DELAY_MS = 600;
+/**
+ * Where a loaded video counts as at its start: hls.js leaves a fresh one a few hundredths in (the first
+ * frame's timestamp), and seeking from there to 0 would cost what skipping the seek saves.
+ */
+const AT_START_S = 0.25;
 
 /**
  * What the slot's <video> does as the feed moves: the current video starts from the top (autoplay may be
@@ -36,13 +41,13 @@ export function usePlayback(
     // completes (100 to 200 ms measured), which would stand between a swipe and the next video's first
     // frame; and right at the swipe the decoder is busy starting the next video.
     if (active) {
-      if (element.currentTime !== 0) element.currentTime = 0;
+      if (element.currentTime > AT_START_S) element.currentTime = 0;
       // Autoplay may be refused (power saving); the paused state then shows the play hint.
       void element.play().catch(onRefused);
       return;
     }
     element.pause();
-    if (element.currentTime === 0) return;
+    if (element.currentTime <= AT_START_S) return;
     const rewind = window.setTimeout(() => {
       element.currentTime = 0;
     }, REWIND_DELAY_MS);
