@@ -1,5 +1,5 @@
 // Building blocks every video list shares: filters from the query, per-viewer flags, cursors, links.next.
-import { and, desc, eq, exists, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, exists, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { MAX_ID } from '../../src/contract/common';
 import { messages } from '../../src/contract/messages';
@@ -49,6 +49,23 @@ export function visibleTo(viewer: Viewer, gender?: string): SQL[] {
   const byGender = genderFilter(gender);
   if (byGender) filters.push(byGender);
   return filters;
+}
+
+/**
+ * Whether the tag (`tagId`, a column of the outer query) has a video this viewer may see. The probe is a
+ * LIMIT 1 walk of video_tags_tag from the newest video down, so it stops at the first visible one: as a
+ * plain EXISTS the planner may read every entry of the tag first (a bitmap scan, before VACUUM has marked
+ * the pages all-visible, which PGlite never does on its own), a cost that grows with the catalogue.
+ */
+export function tagHasVisibleVideo(db: Db, viewer: Viewer, tagId: Column | SQL, gender?: string): SQL {
+  const first = db
+    .select({ one: sql`1` })
+    .from(t.videoTags)
+    .innerJoin(t.videos, eq(t.videos.id, t.videoTags.videoId))
+    .where(and(eq(t.videoTags.tagId, tagId), ...visibleTo(viewer, gender)))
+    .orderBy(desc(t.videoTags.videoId))
+    .limit(1);
+  return sql`exists (select 1 from (${first}) as first_visible)`;
 }
 
 /** The video `id` as this viewer may see it (public, not geo-blocked for them), else 404 'Video not found'. */
