@@ -172,8 +172,11 @@ export const videos = pgTable(
      */
     mediaKey: text('media_key'),
     renditions: jsonb('renditions').$type<{ height: number; width: number; bandwidth: number }[]>(),
-    /** Scheduling: hidden from every public list until this moment. */
-    publishAt: timestamp('publish_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Scheduling: hidden from every public list until this moment. Kept to the millisecond, as a JS Date and
+     * a list cursor hold it, so newest-first lists order by the column itself and walk videos_public.
+     */
+    publishAt: timestamp('publish_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     uploadTimezone: text('upload_timezone'),
     redirectToTag: text('redirect_to_tag'),
     viewCount: integer('view_count').notNull().default(0),

@@ -23,7 +23,7 @@ import { parse } from '../http/validate';
 import { geoOf, type Viewer, viewerOf } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
 import { memo } from '../videos/freshness';
-import { presentForViewer, type VideoRow, visibleTo } from '../videos/listing';
+import { presentForViewer, tagHasVisibleVideo, type VideoRow, visibleTo } from '../videos/listing';
 import { presentVideos } from '../videos/present';
 import { notGeoBlocked, publicVideo } from '../videos/visibility';
 
@@ -259,18 +259,7 @@ export async function searchRoutes(app: FastifyInstance, deps: AppDeps) {
       db
         .select({ id: t.tags.id, name: t.tags.name, slug: t.tags.slug })
         .from(t.tags)
-        .where(
-          and(
-            matches(t.tags.name),
-            exists(
-              db
-                .select({ one: sql`1` })
-                .from(t.videoTags)
-                .innerJoin(t.videos, eq(t.videos.id, t.videoTags.videoId))
-                .where(and(eq(t.videoTags.tagId, t.tags.id), ...visibleTo(viewer))),
-            ),
-          ),
-        )
+        .where(and(matches(t.tags.name), tagHasVisibleVideo(db, viewer, t.tags.id)))
         .orderBy(desc(rank(t.tags.name)), asc(t.tags.id))
         .limit(SEARCH_LIMIT),
       db

@@ -31,6 +31,7 @@ import {
   pageOffset,
   presentForViewer,
   rankedSessionPage,
+  tagHasVisibleVideo,
   type VideoRow,
   visibleTo,
   visibleVideo,
@@ -301,15 +302,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       }),
       query.cursor,
     );
-    const filters: SQL[] = [
-      exists(
-        db
-          .select({ one: sql`1` })
-          .from(t.videoTags)
-          .innerJoin(t.videos, eq(t.videos.id, t.videoTags.videoId))
-          .where(and(eq(t.videoTags.tagId, t.tags.id), ...visibleTo(viewer, query.gender))),
-      ),
-    ];
+    const filters: SQL[] = [tagHasVisibleVideo(db, viewer, t.tags.id, query.gender)];
     if (query.search) {
       const escaped = query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
       filters.push(sql`lower(${t.tags.name}) like ${`%${escaped}%`}`);

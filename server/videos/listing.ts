@@ -1,5 +1,5 @@
 // Building blocks every video list shares: filters from the query, per-viewer flags, cursors, links.next.
-import { and, eq, exists, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, exists, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { MAX_ID } from '../../src/contract/common';
 import { messages } from '../../src/contract/messages';
@@ -49,6 +49,23 @@ export function visibleTo(viewer: Viewer, gender?: string): SQL[] {
   const byGender = genderFilter(gender);
   if (byGender) filters.push(byGender);
   return filters;
+}
+
+/**
+ * Whether the tag (`tagId`, a column of the outer query) has a video this viewer may see. The probe is a
+ * LIMIT 1 walk of video_tags_tag from the newest video down, so it stops at the first visible one: as a
+ * plain EXISTS the planner may read every entry of the tag first (a bitmap scan, before VACUUM has marked
+ * the pages all-visible, which PGlite never does on its own), a cost that grows with the catalogue.
+ */
+export function tagHasVisibleVideo(db: Db, viewer: Viewer, tagId: Column | SQL, gender?: string): SQL {
+  const first = db
+    .select({ one: sql`1` })
+    .from(t.videoTags)
+    .innerJoin(t.videos, eq(t.videos.id, t.videoTags.videoId))
+    .where(and(eq(t.videoTags.tagId, tagId), ...visibleTo(viewer, gender)))
+    .orderBy(desc(t.videoTags.videoId))
+    .limit(1);
+  return sql`exists (select 1 from (${first}) as first_visible)`;
 }
 
 /** The video `id` as this viewer may see it (public, not geo-blocked for them), else 404 'Video not found'. */
@@ -291,15 +308,14 @@ export const chronoCursorSchema = v.object({
  * The keyset condition "after (p, i)" in `publish_at desc, id desc` order. Videos published later than
  * page 1 sort before the cursor, so they never push older ones into a second appearance or out of view.
  */
-// PostgreSQL keeps microseconds, a JS Date milliseconds: ordering and comparing on the truncated value keeps
-// the cursor exact, so two videos published within the same millisecond cannot fall between pages.
-export const publishedMs = sql`date_trunc('milliseconds', ${t.videos.publishAt})`;
-export const chronoOrder = [sql`${publishedMs} desc`, sql`${t.videos.id} desc`];
+// publish_at is kept to the millisecond (migration 0008), as a JS Date and the cursor hold it: the cursor is
+// exact, and ordering by the bare column lets every list walk videos_public instead of sorting each video.
+export const chronoOrder = [desc(t.videos.publishAt), desc(t.videos.id)];
 
 export function afterChrono(cursor: v.InferOutput<typeof chronoCursorSchema> | undefined): SQL | undefined {
   if (!cursor) return undefined;
   const at = new Date(cursor.p).toISOString();
-  return sql`(${publishedMs}, ${t.videos.id}) < (${at}::timestamptz, ${cursor.i})`;
+  return sql`(${t.videos.publishAt}, ${t.videos.id}) < (${at}::timestamptz, ${cursor.i})`;
 }
 
 export const chronoCursorOf = (row: VideoRow) => encodeCursor({ p: row.publishAt.getTime(), i: row.id });
