@@ -43,10 +43,21 @@ const NO_FALLBACK_PREFIXES = ['/v1/', '/v1', '/media/', '/healthz', '/assets/'];
 const withoutFallback = (url: string) =>
   NO_FALLBACK_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
 
-/** Media paths contain the video's key and are replaced whole on re-transcode: a day is safe. */
+/**
+ * Cache-Control of a media file. A master playlist grows while a fresh upload's higher renditions finish
+ * (server/media/pipeline.ts), so caches may keep it only for a few seconds: long enough for the player to
+ * reuse the copy index.html asked for at boot, short enough that the next view sees the whole ladder (a
+ * player reads the master once per view anyway). Media playlists and segments are complete before any master
+ * names them; their paths contain the video's key and are replaced whole on re-transcode, so they keep
+ * longer lives.
+ */
+export function mediaCacheControl(name: string): string {
+  if (name.endsWith('/master.m3u8') || name === 'master.m3u8') return 'public, max-age=5';
+  return name.endsWith('.m3u8') ? 'public, max-age=60' : 'public, max-age=86400';
+}
+
 function mediaHeaders(reply: FastifyReply, name: string) {
-  const isPlaylist = name.endsWith('.m3u8');
-  reply.header('Cache-Control', isPlaylist ? 'public, max-age=60' : 'public, max-age=86400');
+  reply.header('Cache-Control', mediaCacheControl(name));
   reply.header('Content-Type', contentTypeOf(name));
 }
 
@@ -107,11 +118,10 @@ async function serveLocalMedia(app: FastifyInstance, mediaRoot: string) {
     index: false,
     list: false,
     allowedPath: namesFile,
-    // Media paths contain the video id and are replaced whole on re-transcode; a day is safe.
     cacheControl: false,
     setHeaders(res, filePath) {
       const isPlaylist = filePath.endsWith('.m3u8');
-      res.setHeader('Cache-Control', isPlaylist ? 'public, max-age=60' : 'public, max-age=86400');
+      res.setHeader('Cache-Control', mediaCacheControl(filePath.split(path.sep).join('/')));
       if (isPlaylist) res.setHeader('Content-Type', 'application/vnd.apple.mpegurl');
       else if (filePath.endsWith('.ts')) res.setHeader('Content-Type', 'video/mp2t');
     },

@@ -2,6 +2,15 @@
 // (checks, video row, first frame); then two pg-boss jobs run: preprocess (probe, thumbnail) and process
 // (HLS ladder). Status: uploaded → preprocess → processing → approved, or error with a reason.
 //
+// "approved" means playable: the process stage encodes the lowest rendition alone first, publishes it with a
+// master playlist that lists only it, and approves the video then (it shows in lists once its details say
+// so). The higher renditions follow in one more ffmpeg run and join the master playlist, each by an atomic
+// replace, in ascending order. Until the ladder is complete the approved row keeps a media heartbeat: an
+// approved video with a heartbeat is one whose ladder is still being built, and the sweep hands it to a new
+// process job like any unfinished video if that heartbeat stops. The master playlist on storage is what a
+// resumed job trusts: a rendition it lists is complete (it is added only after its folder is published),
+// anything else is encoded again.
+//
 // Never stuck: a job that throws is retried by pg-boss; a job whose worker died (crash, kill, power) stops
 // writing its heartbeat, and the sweep (at start and every few seconds in every worker process) hands
 // the video to a new job. Attempts are counted per video, so a file that kills its worker every time
@@ -9,7 +18,7 @@
 
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
 import type { Database, Db, SqlExecutor } from '../db/client';
 import { uploadSessions, videos } from '../db/schema';
@@ -25,7 +34,9 @@ import {
   masterPlaylist,
   outputFps,
   playlistSeconds,
+  playlistUris,
   progressiveMp4Args,
+  type Rendition,
   renditionName,
   TILE_MAX,
   tileArgs,
@@ -122,6 +133,11 @@ async function failVideo(db: Db, videoId: number, reason: string) {
     .update(videos)
     .set({ status: 'error', statusReason: reason, mediaHeartbeatAt: null, updatedAt: new Date() })
     .where(and(eq(videos.id, videoId), inArray(videos.status, UNFINISHED)));
+  // A video that already plays keeps what it has: its ladder ends with the renditions published so far.
+  await db
+    .update(videos)
+    .set({ mediaHeartbeatAt: null })
+    .where(and(eq(videos.id, videoId), eq(videos.status, 'approved'), isNotNull(videos.mediaHeartbeatAt)));
 }
 
 /**
@@ -237,13 +253,25 @@ async function beginStage(db: Db, videoId: number, from: Status[], to: Status) {
   return video;
 }
 
+/** An approved video whose ladder is still being built: taken over without going back to processing. */
+async function resumeLadder(db: Db, videoId: number) {
+  const now = new Date();
+  const [video] = await db
+    .update(videos)
+    .set({ mediaAttempts: sql`${videos.mediaAttempts} + 1`, mediaHeartbeatAt: now })
+    .where(and(eq(videos.id, videoId), eq(videos.status, 'approved'), isNotNull(videos.mediaHeartbeatAt)))
+    .returning();
+  return video;
+}
+
 function startHeartbeat(deps: PipelineDeps, videoId: number): () => void {
   const timer = setInterval(
     () => {
       deps.db
         .update(videos)
         .set({ mediaHeartbeatAt: new Date() })
-        .where(eq(videos.id, videoId))
+        // Never brings back the heartbeat the job's last update cleared (a finished ladder).
+        .where(and(eq(videos.id, videoId), isNotNull(videos.mediaHeartbeatAt)))
         .catch((err: Error) => deps.log?.(`heartbeat of video ${videoId} failed: ${err.message}`));
     },
     Math.max(1000, (deps.staleSeconds * 1000) / 3),
@@ -257,10 +285,10 @@ async function runStage(
   spec: QueueSpec,
   videoId: number,
   job: { retryCount: number },
-  claim: { from: Status[]; to: Status },
+  claim: (db: Db) => Promise<VideoRow | undefined>,
   work: (video: VideoRow) => Promise<void>,
 ): Promise<void> {
-  const video = await beginStage(deps.db, videoId, claim.from, claim.to);
+  const video = await claim(deps.db);
   // Deleted, already done, or taken over by a newer job: nothing to do.
   if (!video) return;
   if (video.mediaAttempts > MAX_MEDIA_ATTEMPTS) {
@@ -304,7 +332,7 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
       VIDEO_PREPROCESS_QUEUE,
       videoId,
       job,
-      { from: ['uploaded', 'preprocess'], to: 'preprocess' },
+      (db) => beginStage(db, videoId, ['uploaded', 'preprocess'], 'preprocess'),
       async (video) => {
         const { db, storage } = deps;
         const source = await sourceOf(deps, video);
@@ -345,7 +373,41 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
     );
 }
 
-/** Stage 2: the HLS ladder, a progressive MP4 of the smallest rendition, then approval. */
+/** The video row's record of published renditions, lowest first. */
+const renditionsColumn = (list: Rendition[]) =>
+  list.map((r) => ({ width: r.width, height: r.height, bandwidth: (r.maxrateKbps + AUDIO_KBPS) * 1000 }));
+
+/**
+ * Folder names of the renditions the published master playlist of `dir` lists. A rendition joins the master
+ * only after its folder is complete, so these are done; a folder the master does not name is not.
+ */
+async function publishedRenditions(storage: MediaStorage, dir: string, tmp: string): Promise<Set<string>> {
+  const local = path.join(tmp, 'published.m3u8');
+  if (!(await storage.fetchFile(`${dir}/master.m3u8`, local))) return new Set();
+  const uris = playlistUris(await fs.readFile(local, 'utf8'));
+  await fs.rm(local, { force: true });
+  return new Set(uris.map((uri) => uri.split('/')[0] ?? uri));
+}
+
+/** A published rendition (its media playlist and every segment it names) copied into `localDir`. */
+async function fetchRendition(storage: MediaStorage, relativeDir: string, localDir: string) {
+  await fs.mkdir(localDir, { recursive: true });
+  const playlist = path.join(localDir, 'index.m3u8');
+  if (!(await storage.fetchFile(`${relativeDir}/index.m3u8`, playlist))) {
+    throw new Error(`${relativeDir} is listed but has no playlist`);
+  }
+  for (const segment of playlistUris(await fs.readFile(playlist, 'utf8'))) {
+    if (!(await storage.fetchFile(`${relativeDir}/${segment}`, path.join(localDir, segment)))) {
+      throw new Error(`${relativeDir} is listed but lacks ${segment}`);
+    }
+  }
+}
+
+/**
+ * Stage 2: the lowest rendition alone, published and approved as soon as it is encoded (the video plays from
+ * then on), its progressive MP4, then the higher renditions in one run, each joining the master playlist.
+ * A retry or a sweep resumes from what the master playlist on storage lists (see the top of this file).
+ */
 export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }> {
   return ({ videoId }, job) =>
     runStage(
@@ -353,95 +415,160 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
       VIDEO_PROCESS_QUEUE,
       videoId,
       job,
-      { from: ['preprocess', 'processing'], to: 'processing' },
+      async (db) =>
+        (await beginStage(db, videoId, ['preprocess', 'processing'], 'processing')) ??
+        (await resumeLadder(db, videoId)),
       async (video) => {
-        const { db, storage } = deps;
         const original = await sourceOf(deps, video);
-        const source = original.path;
-        const info = await probeMedia(source).catch(async (err: unknown) => {
-          await original.release();
-          throw err;
-        });
-        const duration = info.durationSeconds ?? video.durationSeconds;
-        const fps = outputFps(info.fps);
-        const dir = videoMediaDir(video);
-        const work = await storage.workDir('tmp');
-        // Folders of earlier attempts at this video whose worker died mid-way.
-        for (const name of await fs.readdir(work)) {
-          if (name.startsWith(`transcode-${videoId}-`))
-            await fs.rm(path.join(work, name), { recursive: true, force: true });
-        }
-        const tmp = await fs.mkdtemp(path.join(work, `transcode-${videoId}-`));
-        const outputs = ladderFor(info).map((rendition) => ({
-          rendition,
-          name: renditionName(rendition),
-          playlist: path.join(tmp, renditionName(rendition), 'index.m3u8'),
-          segmentPattern: path.join(tmp, renditionName(rendition), 'seg_%03d.ts'),
-        }));
-        const smallest = outputs[0];
-        if (!smallest) throw new Error('empty ladder');
         try {
-          for (const o of outputs) await fs.mkdir(path.dirname(o.playlist));
-          await ffmpeg(
-            ladderArgs({ input: source, durationSeconds: duration, hasAudio: info.hasAudio, fps, outputs }),
-            {
-              timeoutMs: 120_000 + duration * 6_000,
-            },
-          );
-          // Damage the upload checks could not see ends the encode early: refuse rather than publish a cut.
-          const produced = playlistSeconds(await fs.readFile(smallest.playlist, 'utf8'));
-          if (produced < duration - 2) throw new MediaRejection(m.damaged);
-          await fs.writeFile(
-            path.join(tmp, 'master.m3u8'),
-            masterPlaylist(
-              outputs.map((o) => ({
-                uri: `${o.name}/index.m3u8`,
-                rendition: o.rendition,
-                audioKbps: AUDIO_KBPS,
-                fps,
-              })),
-            ),
-          );
-          await ffmpeg(progressiveMp4Args(smallest.playlist, path.join(tmp, `${smallest.name}.mp4`)), {
-            timeoutMs: 120_000 + duration * 1_000,
-          });
-          // The folder is replaced whole: carry the posters over.
-          for (const poster of ['first.jpg', 'thumb.jpg', 'tile.jpg']) {
-            await storage.fetchFile(`${dir}/${poster}`, path.join(tmp, poster));
-          }
-          await storage.publishDir(tmp, dir);
-        } catch (err) {
-          await fs.rm(tmp, { recursive: true, force: true });
-          throw err;
+          await buildLadder(deps, video, original.path);
         } finally {
           await original.release();
         }
-        const now = new Date();
-        const [approved] = await db
-          .update(videos)
-          .set({
-            status: 'approved',
-            statusReason: null,
-            playlistPath: `${dir}/master.m3u8`,
-            ...shapeOf(info),
-            durationSeconds: duration,
-            renditions: outputs.map((o) => ({
-              width: o.rendition.width,
-              height: o.rendition.height,
-              bandwidth: (o.rendition.maxrateKbps + AUDIO_KBPS) * 1000,
-            })),
-            approvedAt: now,
-            // Published now, or at the scheduled time if that is later; still held if no details came yet.
-            publishAt: sql`greatest(${videos.publishAt}, now())`,
-            mediaHeartbeatAt: null,
-            updatedAt: now,
-          })
-          .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')))
-          .returning({ id: videos.id });
-        if (!approved) await discardIfDeleted(deps, videoId, dir);
-        else contentChanged(db);
       },
     );
+}
+
+async function buildLadder(deps: PipelineDeps, video: VideoRow, source: string): Promise<void> {
+  const { db, storage } = deps;
+  const videoId = video.id;
+  const info = await probeMedia(source);
+  const duration = info.durationSeconds ?? video.durationSeconds;
+  const fps = outputFps(info.fps);
+  const dir = videoMediaDir(video);
+  const work = await storage.workDir('tmp');
+  // Folders of earlier attempts at this video whose worker died mid-way.
+  for (const name of await fs.readdir(work)) {
+    if (name.startsWith(`transcode-${videoId}-`))
+      await fs.rm(path.join(work, name), { recursive: true, force: true });
+  }
+  const tmp = await fs.mkdtemp(path.join(work, `transcode-${videoId}-`));
+  try {
+    const ladder = ladderFor(info);
+    const lowest = ladder[0];
+    if (!lowest) throw new Error('empty ladder');
+    const lowestName = renditionName(lowest);
+    const published = await publishedRenditions(storage, dir, tmp);
+    const listed = () => ladder.filter((r) => published.has(renditionName(r)));
+
+    const encode = async (renditions: Rendition[], scaler: 'area' | 'bicubic') => {
+      const outputs = renditions.map((rendition) => ({
+        rendition,
+        playlist: path.join(tmp, renditionName(rendition), 'index.m3u8'),
+        segmentPattern: path.join(tmp, renditionName(rendition), 'seg_%03d.ts'),
+      }));
+      for (const o of outputs) await fs.mkdir(path.dirname(o.playlist));
+      await ffmpeg(
+        ladderArgs({
+          input: source,
+          durationSeconds: duration,
+          hasAudio: info.hasAudio,
+          fps,
+          outputs,
+          scaler,
+        }),
+        { timeoutMs: 120_000 + duration * 6_000 },
+      );
+    };
+    /**
+     * The rendition's folder first, then the master playlist naming it: players and a resumed job never see
+     * a listed rendition that is not all there. Listed in ladder order (ascending), each once.
+     */
+    const publish = async (r: Rendition) => {
+      const name = renditionName(r);
+      await storage.publishDir(path.join(tmp, name), `${dir}/${name}`);
+      published.add(name);
+      const master = path.join(tmp, 'master.m3u8');
+      await fs.writeFile(
+        master,
+        masterPlaylist(
+          listed().map((x) => ({
+            uri: `${renditionName(x)}/index.m3u8`,
+            rendition: x,
+            audioKbps: AUDIO_KBPS,
+            fps,
+          })),
+        ),
+      );
+      await storage.putFile(`${dir}/master.m3u8`, master);
+    };
+
+    // The local copy of the lowest rendition the MP4 is made from, when this run encoded it.
+    let mp4Source: string | undefined;
+    if (!published.has(lowestName)) {
+      // Fast settings that cost nothing the viewer sees: the same x264 preset as the rest (at 360p its share
+      // of the time is small; decoding the source is most of it), a cheaper scaler, and no other output
+      // waiting on the same decode.
+      await encode([lowest], 'area');
+      // Damage the upload checks could not see ends the encode early: refuse rather than publish a cut.
+      const produced = playlistSeconds(await fs.readFile(path.join(tmp, lowestName, 'index.m3u8'), 'utf8'));
+      if (produced < duration - 2) throw new MediaRejection(m.damaged);
+      mp4Source = path.join(tmp, 'mp4-source');
+      await fs.cp(path.join(tmp, lowestName), mp4Source, { recursive: true });
+      await publish(lowest);
+    }
+    const more = listed().length < ladder.length;
+
+    if (video.status !== 'approved') {
+      const now = new Date();
+      const [approved] = await db
+        .update(videos)
+        .set({
+          status: 'approved',
+          statusReason: null,
+          playlistPath: `${dir}/master.m3u8`,
+          ...shapeOf(info),
+          durationSeconds: duration,
+          renditions: renditionsColumn(listed()),
+          approvedAt: now,
+          // Published now, or at the scheduled time if that is later; still held if no details came yet.
+          publishAt: sql`greatest(${videos.publishAt}, now())`,
+          // Kept while higher renditions follow: the mark of a ladder still being built.
+          mediaHeartbeatAt: more ? now : null,
+          updatedAt: now,
+        })
+        .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')))
+        .returning({ id: videos.id });
+      if (!approved) {
+        await discardIfDeleted(deps, videoId, dir);
+        return;
+      }
+      contentChanged(db);
+    }
+
+    const mp4 = path.join(tmp, `${lowestName}.mp4`);
+    if (!mp4Source && !(await storage.fetchFile(`${dir}/${lowestName}.mp4`, mp4))) {
+      // Resumed between the lowest rendition's publication and its MP4: made from the published copy.
+      mp4Source = path.join(tmp, 'mp4-source');
+      await fetchRendition(storage, `${dir}/${lowestName}`, mp4Source);
+    }
+    if (mp4Source) {
+      await ffmpeg(progressiveMp4Args(path.join(mp4Source, 'index.m3u8'), mp4), {
+        timeoutMs: 120_000 + duration * 1_000,
+      });
+      await storage.putFile(`${dir}/${lowestName}.mp4`, mp4);
+    }
+
+    const rest = ladder.filter((r) => !published.has(renditionName(r)));
+    if (rest.length > 0) await encode(rest, 'bicubic');
+    // One run ends all of them at once; published one by one, lowest first, so the master only ever grows.
+    for (const r of [...rest, undefined]) {
+      if (r) await publish(r);
+      const done = listed().length === ladder.length;
+      const [current] = await db
+        .update(videos)
+        .set({ renditions: renditionsColumn(listed()), mediaHeartbeatAt: done ? null : new Date() })
+        .where(and(eq(videos.id, videoId), eq(videos.status, 'approved')))
+        .returning({ id: videos.id });
+      // Deleted (or taken down) meanwhile: what this job published since is its own to remove.
+      if (!current) {
+        await discardIfDeleted(deps, videoId, dir);
+        return;
+      }
+    }
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
 }
 
 interface JobRow {
@@ -473,7 +600,7 @@ export async function liveJobsOf(
 
 /**
  * Hands every video that should be moving but is not to a new job: status uploaded / preprocess /
- * processing, no heartbeat (or row change) for `staleSeconds`, and no job waiting for it. A job still
+ * processing, or approved with its ladder unfinished, no heartbeat (or row change) for `staleSeconds`, and no job waiting for it. A job still
  * marked active for such a video belongs to a dead worker; it is cancelled so that pg-boss does not also
  * retry it on expiry. Returns the ids handed over.
  */
@@ -487,7 +614,10 @@ export async function sweepStuckVideos(
     .from(videos)
     .where(
       and(
-        inArray(videos.status, UNFINISHED),
+        or(
+          inArray(videos.status, UNFINISHED),
+          and(eq(videos.status, 'approved'), isNotNull(videos.mediaHeartbeatAt)),
+        ),
         // Demo videos have no upload for this pipeline to work on: their own job makes them, and a restart
         // queues it again (seed/index.ts).
         isNull(videos.demoRecipe),
@@ -500,7 +630,8 @@ export async function sweepStuckVideos(
     const rows = await liveJobsOf(database, video.id);
     if (rows.some((j) => j.state !== 'active' || (j.age ?? 0) < staleSeconds)) continue;
     for (const orphan of rows) await jobs.boss.cancel(orphan.name, orphan.id);
-    const stage: Stage = video.status === 'processing' ? 'process' : 'preprocess';
+    const stage: Stage =
+      video.status === 'processing' || video.status === 'approved' ? 'process' : 'preprocess';
     const spec = queueOf[stage];
     // Worker processes sweep on their own; the singleton slot lets only one of them hand a video over.
     const sent = await jobs.send(

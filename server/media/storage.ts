@@ -64,7 +64,7 @@ export interface MediaStorage {
   url(relative: string | null | undefined): string | null;
   /** A folder on this machine for work in progress (ffmpeg output, incoming uploads); never served. */
   workDir(name: string): Promise<string>;
-  /** Stores the finished local file as media `relative`; the local file stays. */
+  /** Stores the finished local file as media `relative`, replacing it atomically; the local file stays. */
   putFile(relative: string, localFile: string): Promise<void>;
   /** Replaces media folder `relativeDir` with the local folder `localDir` (consumed), playlists last. */
   publishDir(localDir: string, relativeDir: string): Promise<void>;
@@ -152,10 +152,21 @@ export class LocalStorage implements MediaStorage {
     return this.ensurePrivate(name);
   }
 
+  /**
+   * Copied beside the target, then renamed over it: a reader (a player polling a master playlist that grows
+   * as renditions finish) sees the old file or the new one, never a half-written one.
+   */
   async putFile(relative: string, localFile: string): Promise<void> {
     const target = this.abs(relative);
     await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.copyFile(localFile, target);
+    const partial = `${target}.${randomBytes(6).toString('hex')}.partial`;
+    try {
+      await fs.copyFile(localFile, partial);
+      await fs.rename(partial, target);
+    } catch (err) {
+      await fs.rm(partial, { force: true });
+      throw err;
+    }
   }
 
   /** A rename: readers see the old folder or the new one, never half of either. */

@@ -1,6 +1,7 @@
 // The media pipeline on real ffmpeg and real pg-boss: an accepted upload goes through preprocess and the
 // HLS ladder to approved; silent and rotated sources; a worker that died mid-job is replaced by the sweep;
-// a video that keeps failing ends in error.
+// a video that keeps failing ends in error; the lowest rendition plays before the rest exist, and a ladder
+// cut in the middle is finished by the next job without touching what was published.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -12,13 +13,15 @@ import {
   enqueue,
   MAX_MEDIA_ATTEMPTS,
   type PipelineDeps,
+  preprocessVideo,
+  processVideo,
   startMediaWorkers,
   sweepStuckVideos,
   UNPUBLISHED_AT,
   VIDEO_PREPROCESS_QUEUE,
   VIDEO_PROCESS_QUEUE,
 } from '../../server/media/pipeline';
-import { videoMediaDir } from '../../server/media/storage';
+import { type MediaStorage, videoMediaDir } from '../../server/media/storage';
 import { createTestContext, insertUser, type TestContext } from './helpers';
 import { makeClip, probeFile, probeHls } from './media-fixtures';
 
@@ -30,6 +33,18 @@ async function waitForStatus(ctx: TestContext, id: number, wanted: string[], tim
     const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
     if (row && wanted.includes(row.status)) return row;
     if (Date.now() > until) throw new Error(`video ${id} still ${row?.status} (${row?.statusReason})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Approved with its whole ladder: no heartbeat left on an approved row (see server/media/pipeline.ts). */
+async function waitForLadder(ctx: TestContext, id: number, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
+    if (row?.status === 'error') throw new Error(`video ${id} failed: ${row.statusReason}`);
+    if (row?.status === 'approved' && row.mediaHeartbeatAt === null) return row;
+    if (Date.now() > until) throw new Error(`video ${id} still ${row?.status}, ladder unfinished`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -103,8 +118,7 @@ describe('media pipeline with running workers', () => {
     expect(uploaded?.sourcePath).toBe(`originals/${id}/source`);
     await fs.access(ctx.storage.privateAbs(`originals/${id}/source`));
 
-    const video = await waitForStatus(ctx, id, ['approved', 'error']);
-    expect(video.status, video.statusReason ?? '').toBe('approved');
+    const video = await waitForLadder(ctx, id);
     expect(video.playlistPath).toBe(`${folder}/master.m3u8`);
     expect(video.thumbnailPath).toBe(`${folder}/thumb.jpg`);
     expect(video.tilePath).toBe(`${folder}/tile.jpg`);
@@ -302,4 +316,194 @@ describe('the sweep', () => {
       stop();
     }
   });
+});
+
+describe('the ladder, lowest rendition first', () => {
+  let ctx: TestContext;
+  let owner: number;
+  let clip: string;
+
+  beforeAll(async () => {
+    // Jobs on, but no workers: the test runs each stage itself, as a worker would, and looks in between.
+    ctx = await createTestContext({ jobs: true });
+    owner = (await insertUser(ctx)).id;
+    clip = await makeClip(ctx.config.dataDir, 'ladder.mp4', { width: 720, height: 1280, seconds: 3 });
+  });
+  afterAll(() => ctx.close());
+
+  const row = async (id: number) => {
+    const [video] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
+    if (!video) throw new Error(`video ${id} is gone`);
+    return video;
+  };
+  const job = (retryCount: number) => ({ id: 'test', retryCount });
+  const served = (url: string) => ctx.app.inject({ method: 'GET', url });
+
+  /** The storage, except that publishing the folder of `rendition` first waits for `gate` (or fails). */
+  function storageStoppingAt(rendition: string, gate: () => Promise<void>): MediaStorage {
+    const storage = ctx.storage;
+    return new Proxy(storage, {
+      get(target, key, receiver) {
+        if (key === 'publishDir') {
+          return async (local: string, relative: string) => {
+            if (relative.endsWith(`/${rendition}`)) await gate();
+            return storage.publishDir(local, relative);
+          };
+        }
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  }
+
+  async function preprocessed() {
+    const id = await accept(ctx, clip, owner);
+    await preprocessVideo(pipelineOf(ctx))({ videoId: id }, job(0));
+    expect((await row(id)).status).toBe('preprocess');
+    return id;
+  }
+
+  const MASTER_360 =
+    '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n' +
+    '#EXT-X-STREAM-INF:BANDWIDTH=896000,RESOLUTION=360x640,CODECS="avc1.4d401e,mp4a.40.2"\n360p/index.m3u8\n';
+  const MASTER_ALL =
+    `${MASTER_360}` +
+    '#EXT-X-STREAM-INF:BANDWIDTH=1596000,RESOLUTION=540x960,CODECS="avc1.4d401f,mp4a.40.2"\n540p/index.m3u8\n' +
+    '#EXT-X-STREAM-INF:BANDWIDTH=2896000,RESOLUTION=720x1280,CODECS="avc1.4d401f,mp4a.40.2"\n720p/index.m3u8\n';
+
+  it('approves and serves the video with its lowest rendition while the others are still encoding', async () => {
+    const id = await preprocessed();
+    let release = () => {};
+    let reached = () => {};
+    const atSecond = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const storage = storageStoppingAt('540p', () => {
+      reached();
+      return held;
+    });
+    const running = processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0));
+    await atSecond;
+
+    // Playable now: approved, one rendition, its MP4, and the mark of a ladder still being built.
+    const early = await row(id);
+    const folder = videoMediaDir(early);
+    expect(early.status).toBe('approved');
+    expect(early.renditions).toEqual([{ width: 360, height: 640, bandwidth: 896_000 }]);
+    expect(early.mediaHeartbeatAt).not.toBeNull();
+    const master = await served(`/media/${folder}/master.m3u8`);
+    expect(master.statusCode).toBe(200);
+    expect(master.body).toBe(MASTER_360);
+    // A master that grows may be cached for seconds only; what it names is complete and keeps longer.
+    expect(master.headers['cache-control']).toBe('public, max-age=5');
+    expect((await served(`/media/${folder}/360p/index.m3u8`)).headers['cache-control']).toBe(
+      'public, max-age=60',
+    );
+    const probe = await probeHls(ctx.storage.abs(`${folder}/360p/index.m3u8`), ctx.config.dataDir);
+    expect(probe.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 360, height: 640 });
+    expect(probe.duration).toBeCloseTo(3, 0);
+    expect((await served(`/media/${folder}/360p.mp4`)).statusCode).toBe(200);
+    expect((await served(`/media/${folder}/540p/index.m3u8`)).statusCode).toBe(404);
+
+    release();
+    await running;
+    const done = await row(id);
+    expect(done).toMatchObject({ status: 'approved', mediaHeartbeatAt: null });
+    expect(done.approvedAt?.getTime()).toBe(early.approvedAt?.getTime());
+    expect(done.renditions).toEqual([
+      { width: 360, height: 640, bandwidth: 896_000 },
+      { width: 540, height: 960, bandwidth: 1_596_000 },
+      { width: 720, height: 1280, bandwidth: 2_896_000 },
+    ]);
+    expect((await served(`/media/${folder}/master.m3u8`)).body).toBe(MASTER_ALL);
+    for (const name of ['540p', '720p']) {
+      const media = await fs.readFile(ctx.storage.abs(`${folder}/${name}/index.m3u8`), 'utf8');
+      expect(media).toContain('#EXT-X-ENDLIST');
+    }
+    expect(await fs.readdir(ctx.storage.privateAbs('tmp'))).toEqual([]);
+  }, 60_000);
+
+  it('finishes a ladder whose worker died after the lowest rendition, without redoing or repeating any', async () => {
+    const id = await preprocessed();
+    const storage = storageStoppingAt('540p', async () => {
+      throw new Error('worker killed');
+    });
+    // The first attempt dies while the higher renditions are being published; pg-boss would retry it.
+    await expect(processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0))).rejects.toThrow(
+      'worker killed',
+    );
+    const cut = await row(id);
+    const folder = videoMediaDir(cut);
+    expect(cut).toMatchObject({ status: 'approved', mediaAttempts: 2 });
+    expect(cut.mediaHeartbeatAt).not.toBeNull();
+    expect(await fs.readFile(ctx.storage.abs(`${folder}/master.m3u8`), 'utf8')).toBe(MASTER_360);
+    const lowest = ctx.storage.abs(`${folder}/360p/seg_000.ts`);
+    const before = await fs.stat(lowest);
+    // What a kill in the middle of a publication leaves: a folder the master does not name.
+    await fs.mkdir(ctx.storage.abs(`${folder}/540p`), { recursive: true });
+    await fs.writeFile(ctx.storage.abs(`${folder}/540p/index.m3u8`), '#EXTM3U\n#EXT-X-TARGETDURATION:2\n');
+
+    // No job left for it and the heartbeat stale: the sweep hands the approved video back to processing.
+    // (With the other tests' process jobs, sent by preprocessVideo and never taken here.)
+    await ctx.database.executeSql(`delete from pgboss.job where data->>'videoId' = $1 or name = $2`, [
+      String(id),
+      VIDEO_PROCESS_QUEUE.name,
+    ]);
+    await ctx.database.db
+      .update(t.videos)
+      .set({ mediaHeartbeatAt: sql`now() - interval '1 hour'` })
+      .where(eq(t.videos.id, id));
+    expect(await sweepStuckVideos(pipelineOf(ctx))).toEqual([id]);
+    // A worker takes the job the sweep sent (run here rather than by started workers, which would stay
+    // subscribed to the queue and race the next test's own calls).
+    const [handed] = await pipelineOf(ctx).jobs.boss.fetch<{ videoId: number }>(VIDEO_PROCESS_QUEUE.name);
+    expect(handed?.data).toEqual({ videoId: id });
+    await processVideo(pipelineOf(ctx))({ videoId: id }, job(0));
+    {
+      const done = await row(id);
+      expect(done).toMatchObject({ status: 'approved', mediaHeartbeatAt: null });
+      // Still the same approval, never withdrawn; the lowest rendition was not encoded again.
+      expect(done.approvedAt?.getTime()).toBe(cut.approvedAt?.getTime());
+      expect(done.mediaAttempts).toBe(3);
+      expect(done.renditions?.map((r) => r.height)).toEqual([640, 960, 1280]);
+      expect((await fs.stat(lowest)).mtimeMs).toBe(before.mtimeMs);
+      expect(await fs.readFile(ctx.storage.abs(`${folder}/master.m3u8`), 'utf8')).toBe(MASTER_ALL);
+      const media = await fs.readFile(ctx.storage.abs(`${folder}/540p/index.m3u8`), 'utf8');
+      expect(media).toContain('#EXT-X-ENDLIST');
+      const probe = await probeHls(ctx.storage.abs(`${folder}/540p/index.m3u8`), ctx.config.dataDir);
+      expect(probe.duration).toBeCloseTo(3, 0);
+    }
+    // A sweep after the end finds nothing to hand over.
+    await ctx.database.db
+      .update(t.videos)
+      .set({ updatedAt: sql`now() - interval '1 hour'` })
+      .where(eq(t.videos.id, id));
+    expect(await sweepStuckVideos(pipelineOf(ctx))).toEqual([]);
+  }, 90_000);
+
+  it('approves without encoding again when the master was published but the row never said so', async () => {
+    const id = await preprocessed();
+    await processVideo(pipelineOf(ctx))({ videoId: id }, job(0));
+    const first = await row(id);
+    const folder = videoMediaDir(first);
+    const lowest = await fs.stat(ctx.storage.abs(`${folder}/360p/seg_000.ts`));
+    await fs.rm(ctx.storage.abs(`${folder}/360p.mp4`));
+    // As if the worker had died between writing the master and approving the row.
+    await ctx.database.db
+      .update(t.videos)
+      .set({ status: 'processing', approvedAt: null, renditions: null, mediaHeartbeatAt: new Date() })
+      .where(eq(t.videos.id, id));
+    await processVideo(pipelineOf(ctx))({ videoId: id }, job(0));
+    const again = await row(id);
+    expect(again).toMatchObject({ status: 'approved', mediaHeartbeatAt: null });
+    expect(again.renditions?.map((r) => r.height)).toEqual([640, 960, 1280]);
+    expect((await fs.stat(ctx.storage.abs(`${folder}/360p/seg_000.ts`))).mtimeMs).toBe(lowest.mtimeMs);
+    expect(await fs.readFile(ctx.storage.abs(`${folder}/master.m3u8`), 'utf8')).toBe(MASTER_ALL);
+    // The MP4 fallback the first attempt had not made yet is made from the published rendition.
+    const mp4 = await probeFile(ctx.storage.abs(`${folder}/360p.mp4`));
+    expect(mp4.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
+  }, 60_000);
 });

@@ -223,6 +223,18 @@ describe('upload acceptance on a listening server', () => {
 
     // Everything below is read over HTTP from the listening server, as a player would.
     const masterUrl = `${base}${folder}/master.m3u8`;
+    // Playable from the approval on: the lowest rendition is listed first, whatever follows it yet.
+    expect(await (await fetch(masterUrl)).text()).toContain(
+      '#EXT-X-STREAM-INF:BANDWIDTH=896000,RESOLUTION=360x640,CODECS="avc1.4d401e,mp4a.40.2"\n360p/index.m3u8\n',
+    );
+    await until(
+      'the whole ladder',
+      async () => {
+        const [now] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, result.videoId));
+        return now?.mediaHeartbeatAt === null ? true : undefined;
+      },
+      120_000,
+    );
     const master = await (await fetch(masterUrl)).text();
     const variants = [
       ...master.matchAll(/#EXT-X-STREAM-INF:BANDWIDTH=(\d+),RESOLUTION=(\d+)x(\d+),CODECS="([^"]+)"\n(.+)/g),
@@ -363,9 +375,21 @@ describe('a server killed during a transcode', () => {
           },
           150_000,
         );
-        const master = await fetch(`${server.url}${(await videoOf(server.url, videoId))?.playlistUrl}`);
-        expect(master.status).toBe(200);
-        expect(await fs.readdir(path.join(dataDir, 'private', 'tmp'))).toEqual([]);
+        const masterUrl = `${server.url}${(await videoOf(server.url, videoId))?.playlistUrl}`;
+        expect((await fetch(masterUrl)).status).toBe(200);
+        // Approved once the lowest rendition plays; the ladder ends with 540p listed and no work folder left.
+        await until(
+          'the whole ladder',
+          async () => {
+            const master = await (await fetch(masterUrl)).text();
+            const work = await fs.readdir(path.join(dataDir, 'private', 'tmp'));
+            return master.includes('\n540p/index.m3u8\n') && work.length === 0 ? true : undefined;
+          },
+          150_000,
+        );
+        expect(await (await fetch(masterUrl)).text()).toMatch(
+          /\n360p\/index\.m3u8\n.*\n540p\/index\.m3u8\n$/s,
+        );
       } finally {
         await server.stop();
       }

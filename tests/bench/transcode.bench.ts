@@ -1,7 +1,10 @@
-// The upload pipeline on a 60 s 1080x1920 source (about a phone's bitrate): tus upload throughput over
-// loopback to the real app, then the real jobs (preprocess, then the HLS ladder 360p to 1080p with its MP4
-// fallback) timed by the status changes they make. The realtime factor is seconds of video per second of
-// wall time of the processing stage.
+// The upload pipeline on a 60 s 1080x1920 source (about a phone's bitrate): tus upload over loopback to the
+// real app, then the real jobs (preprocess, then the lowest rendition alone, then 540p to 1080p with the MP4
+// fallback), timed from the start of the final PATCH (the last byte, an upper bound) by the row changes:
+// "first playable" is the approval (the master playlist lists 360p), "full ladder" the end of the heartbeat
+// an approved row keeps while renditions follow (server/media/pipeline.ts). TRANSCODE_RUNS uploads (3 by
+// default) one after another, each only once the previous ladder is complete; the load average is printed
+// because this 2-core machine is shared and a transcode is almost pure CPU.
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +16,7 @@ import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
 import { ffmpeg } from '../../server/media/ffmpeg';
 import { startMediaWorkers } from '../../server/media/pipeline';
-import { createTestContext, insertUser } from '../api/helpers';
+import { createTestContext, insertUser, type TestContext } from '../api/helpers';
 
 const SECONDS = 60;
 
@@ -68,44 +71,96 @@ export async function transcodeBench(): Promise<Record<string, string>> {
     const creator = await insertUser(ctx);
     const auth = { authorization: `Bearer ${await issueAccessToken(ctx.database.db, creator.id, false)}` };
 
-    const load = os.loadavg()[0] ?? 0;
-    const uploadStart = performance.now();
-    const videoId = await new Promise<number>((resolve, reject) => {
-      const upload = new tus.Upload(createReadStream(source), {
-        endpoint: `http://127.0.0.1:${port}/v1/uploads`,
-        headers: auth,
-        chunkSize: 8 * 1024 * 1024,
-        retryDelays: [0],
-        onError: reject,
-        onSuccess: ({ lastResponse }) => resolve(Number(lastResponse.getHeader('Video-Id'))),
-      });
-      upload.start();
-    });
-    // The final PATCH includes the checks and the first frame, as a client experiences it.
-    const uploadSeconds = (performance.now() - uploadStart) / 1000;
-
-    const seen: Record<string, number> = {};
-    for (;;) {
-      const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, videoId));
-      if (!row || row.status === 'error') throw new Error(`transcode failed: ${row?.statusReason}`);
-      seen[row.status] ??= performance.now();
-      if (row.status === 'approved') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const processingStart = seen.processing ?? seen.approved ?? 0;
-    const processing = ((seen.approved ?? 0) - processingStart) / 1000;
-    const total = ((seen.approved ?? 0) - uploadStart) / 1000;
+    const runs = Math.max(1, Number(process.env.TRANSCODE_RUNS ?? 3));
+    const results: Run[] = [];
+    for (let i = 0; i < runs; i++) results.push(await uploadOnce(ctx, port, auth, source));
     const mb = size / 1024 / 1024;
+    const each = (pick: (r: Run) => number, digits = 1) =>
+      `${median(results.map(pick)).toFixed(digits)} s median (runs: ${results.map((r) => pick(r).toFixed(digits)).join(', ')})`;
+    const upload = median(results.map((r) => r.uploadSeconds));
     return {
       [`source: ${SECONDS} s 1080x1920 30 fps H.264 + AAC`]: `${mb.toFixed(1)} MiB (${((size * 8) / SECONDS / 1e6).toFixed(1)} Mbit/s)`,
-      'tus upload over loopback (8 MiB chunks, incl. checks + first frame)': `${uploadSeconds.toFixed(2)} s, ${(mb / uploadSeconds).toFixed(0)} MiB/s`,
-      'transcode (processing stage: 360p, 540p, 720p, 1080p HLS + MP4 fallback)': `${processing.toFixed(1)} s`,
-      'transcode realtime factor': `${(SECONDS / processing).toFixed(2)}x (seconds of video per second)`,
-      'upload start to approved': `${total.toFixed(1)} s`,
-      'load average at start (other work on this machine)': load.toFixed(2),
+      'tus upload over loopback (8 MiB chunks, to the final PATCH)': `${each((r) => r.uploadSeconds, 2)}, ${(mb / upload).toFixed(0)} MiB/s`,
+      'last byte -> first playable (approved, 360p in master.m3u8), goal <= 15 s': each((r) => r.playable),
+      'last byte -> full ladder (360p to 1080p in master.m3u8 + MP4)': each((r) => r.full),
+      '  of which: last byte -> final PATCH answered (last chunk, checks, first frame, original stored)':
+        each((r) => r.answered),
+      '  of which: answered -> processing stage started (preprocess: probe, thumbnail, tile; two job hand-overs)':
+        each((r) => r.processingStart - r.answered),
+      '  of which: processing started -> approved (360p alone + publication)': each(
+        (r) => r.playable - r.processingStart,
+      ),
+      '  of which: approved -> full ladder (MP4, then 540p + 720p + 1080p in one run)': each(
+        (r) => r.full - r.playable,
+      ),
+      'realtime factor of the whole processing stage': `${(SECONDS / median(results.map((r) => r.full - r.processingStart))).toFixed(2)}x (seconds of video per second)`,
+      'load average (1 min) before each run / after the last (other work on this machine)': `${results.map((r) => r.load.toFixed(2)).join(', ')} / ${(os.loadavg()[0] ?? 0).toFixed(2)}`,
     };
   } finally {
     stopSweep();
     await ctx.close();
   }
+}
+
+interface Run {
+  load: number;
+  uploadSeconds: number;
+  /** Seconds from the last byte sent. */
+  answered: number;
+  processingStart: number;
+  playable: number;
+  full: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+async function uploadOnce(
+  ctx: TestContext,
+  port: number,
+  auth: Record<string, string>,
+  source: string,
+): Promise<Run> {
+  const load = os.loadavg()[0] ?? 0;
+  const uploadStart = performance.now();
+  let lastByte = 0;
+  const videoId = await new Promise<number>((resolve, reject) => {
+    const upload = new tus.Upload(createReadStream(source), {
+      endpoint: `http://127.0.0.1:${port}/v1/uploads`,
+      headers: auth,
+      chunkSize: 8 * 1024 * 1024,
+      retryDelays: [0],
+      // "Last byte" is taken as the start of the final PATCH: tus-js-client reports progress on Node only as
+      // the answer arrives, after the server's checks. So every figure from it is an upper bound, by the time
+      // one 8 MiB chunk takes on loopback.
+      onBeforeRequest: (req) => {
+        if (req.getMethod() === 'PATCH') lastByte = performance.now();
+      },
+      onError: reject,
+      onSuccess: ({ lastResponse }) => resolve(Number(lastResponse.getHeader('Video-Id'))),
+    });
+    upload.start();
+  });
+  const answeredAt = performance.now();
+  const seen: Record<string, number> = {};
+  for (;;) {
+    const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, videoId));
+    if (!row || row.status === 'error') throw new Error(`transcode failed: ${row?.statusReason}`);
+    seen[row.status] ??= performance.now();
+    if (row.status === 'approved' && row.mediaHeartbeatAt === null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const full = performance.now();
+  const since = (at: number | undefined) => ((at ?? full) - lastByte) / 1000;
+  return {
+    load,
+    uploadSeconds: (lastByte - uploadStart) / 1000,
+    answered: since(answeredAt),
+    processingStart: since(seen.processing ?? seen.approved),
+    playable: since(seen.approved),
+    full: since(full),
+  };
 }
