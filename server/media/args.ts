@@ -403,8 +403,9 @@ export interface LadderJob {
 }
 
 /**
- * Renditions of the ladder in one ffmpeg run (the lowest alone, then the rest together): the source is decoded once, converted to a constant frame rate (HLS
- * players expect one; phones record variable rates) and split into one scaler and encoder per rendition.
+ * Renditions of the ladder in one ffmpeg run (the pipeline runs the lowest alone, then the rest together):
+ * the source is decoded once per run, converted to a constant frame rate (HLS players expect one; phones
+ * record variable rates) and split into one scaler and encoder per rendition.
  */
 export function ladderArgs(job: LadderJob): string[] {
   const n = job.outputs.length;

@@ -600,9 +600,9 @@ export async function liveJobsOf(
 
 /**
  * Hands every video that should be moving but is not to a new job: status uploaded / preprocess /
- * processing, or approved with its ladder unfinished, no heartbeat (or row change) for `staleSeconds`, and no job waiting for it. A job still
- * marked active for such a video belongs to a dead worker; it is cancelled so that pg-boss does not also
- * retry it on expiry. Returns the ids handed over.
+ * processing, or approved with its ladder unfinished, no heartbeat (or row change) for `staleSeconds`, and
+ * no job waiting for it. A job still marked active for such a video belongs to a dead worker; it is
+ * cancelled so that pg-boss does not also retry it on expiry. Returns the ids handed over.
  */
 export async function sweepStuckVideos(
   deps: PipelineDeps & { database: Database; jobs: Jobs },

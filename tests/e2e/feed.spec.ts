@@ -65,7 +65,7 @@ test.describe('feed player', () => {
     await drag(page, 0, 150);
     await expect.poll(() => position(page)).toBe(5);
 
-    // A video left and come back to starts again from the top (it is rewound once off screen).
+    // A video left and come back to starts again from the top.
     await closeRatingPrompt(page);
     await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(2.5);
     await drag(page, 0, 150);

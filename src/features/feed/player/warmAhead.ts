@@ -1,6 +1,7 @@
 // The video after the next one: its master playlist, lowest variant and first segment are fetched into the
-// HTTP cache (segments are served for a day, playlists for a minute), so by the time it becomes the next
-// slot and buffers, its start is already on the device and a quick swiper does not wait on the network.
+// HTTP cache (segments are served for a day and media playlists for a minute; the master only for 5 s, as it
+// grows while a fresh upload's ladder finishes, so it is asked again), so by the time the video becomes the
+// next slot and buffers, its start is already on the device and a quick swiper does not wait on the network.
 // Not the service worker's cache: sending every segment of the video playing through the worker would add
 // a hop to each of them, and the HTTP cache is what the <video> element (native HLS) and hls.js both read.
 // The same chain as index.html's boot script for the first video, which cannot import this module.
