@@ -11,6 +11,12 @@
 // resumed job trusts: a rendition it lists is complete (it is added only after its folder is published),
 // anything else is encoded again.
 //
+// One job at a time: the heartbeat is also a lease. A job claims a video only if nobody has written its
+// heartbeat for `staleSeconds` (or it was released), so a pg-boss retry of a job that is still running, or a
+// sweep's job racing a late original, finds the video taken and ends without touching its folders. A job
+// that stops (handing over, or throwing for a retry) releases the lease by writing RELEASED, which still
+// marks the video unfinished for the sweep.
+//
 // Never stuck: a job that throws is retried by pg-boss; a job whose worker died (crash, kill, power) stops
 // writing its heartbeat, and the sweep (at start and every few seconds in every worker process) hands
 // the video to a new job. Attempts are counted per video, so a file that kills its worker every time
@@ -18,7 +24,7 @@
 
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
 import type { Database, Db, SqlExecutor } from '../db/client';
 import { uploadSessions, videos } from '../db/schema';
@@ -238,7 +244,20 @@ export async function acceptUpload(
 }
 
 /** Claims the video for a stage: only from the statuses the stage may start from, counting the attempt. */
-async function beginStage(db: Db, videoId: number, from: Status[], to: Status) {
+/**
+ * A heartbeat no job is behind: written by a job that stops (hands over, or throws to be retried), so the
+ * next job may claim the video at once. Not null, so an approved video keeps the mark of an unfinished ladder.
+ */
+const RELEASED = new Date(0);
+
+/** Nobody holds the video: no heartbeat, a released one, or one silent for `staleSeconds` (a dead worker). */
+const leaseFree = (staleSeconds: number) =>
+  or(
+    isNull(videos.mediaHeartbeatAt),
+    sql`${videos.mediaHeartbeatAt} < now() - make_interval(secs => ${staleSeconds})`,
+  );
+
+async function beginStage(db: Db, videoId: number, from: Status[], to: Status, staleSeconds: number) {
   const now = new Date();
   const [video] = await db
     .update(videos)
@@ -248,30 +267,51 @@ async function beginStage(db: Db, videoId: number, from: Status[], to: Status) {
       mediaHeartbeatAt: now,
       updatedAt: now,
     })
-    .where(and(eq(videos.id, videoId), inArray(videos.status, from)))
+    .where(and(eq(videos.id, videoId), inArray(videos.status, from), leaseFree(staleSeconds)))
     .returning();
   return video;
 }
 
 /** An approved video whose ladder is still being built: taken over without going back to processing. */
-async function resumeLadder(db: Db, videoId: number) {
+async function resumeLadder(db: Db, videoId: number, staleSeconds: number) {
   const now = new Date();
   const [video] = await db
     .update(videos)
     .set({ mediaAttempts: sql`${videos.mediaAttempts} + 1`, mediaHeartbeatAt: now })
-    .where(and(eq(videos.id, videoId), eq(videos.status, 'approved'), isNotNull(videos.mediaHeartbeatAt)))
+    .where(
+      and(
+        eq(videos.id, videoId),
+        eq(videos.status, 'approved'),
+        isNotNull(videos.mediaHeartbeatAt),
+        leaseFree(staleSeconds),
+      ),
+    )
     .returning();
   return video;
 }
 
-function startHeartbeat(deps: PipelineDeps, videoId: number): () => void {
+/**
+ * The lease of the job whose claim counted attempt `attempt` (each claim counts one, so a later claim by
+ * another job no longer matches) and that still beats: a finished ladder (no heartbeat) and a lease already
+ * released are left as they are.
+ */
+const ownLease = (videoId: number, attempt: number) =>
+  and(eq(videos.id, videoId), eq(videos.mediaAttempts, attempt), gt(videos.mediaHeartbeatAt, RELEASED));
+
+/** Lets the next job claim the video now. */
+async function releaseLease(db: Db, videoId: number, attempt: number) {
+  await db.update(videos).set({ mediaHeartbeatAt: RELEASED }).where(ownLease(videoId, attempt));
+}
+
+function startHeartbeat(deps: PipelineDeps, videoId: number, attempt: number): () => void {
   const timer = setInterval(
     () => {
       deps.db
         .update(videos)
         .set({ mediaHeartbeatAt: new Date() })
-        // Never brings back the heartbeat the job's last update cleared (a finished ladder).
-        .where(and(eq(videos.id, videoId), isNotNull(videos.mediaHeartbeatAt)))
+        // Never brings back a heartbeat the job cleared (a finished ladder) or released (handed over), nor
+        // renews another job's lease: a beat on its way when the job stopped may land after all that.
+        .where(ownLease(videoId, attempt))
         .catch((err: Error) => deps.log?.(`heartbeat of video ${videoId} failed: ${err.message}`));
     },
     Math.max(1000, (deps.staleSeconds * 1000) / 3),
@@ -289,14 +329,14 @@ async function runStage(
   work: (video: VideoRow) => Promise<void>,
 ): Promise<void> {
   const video = await claim(deps.db);
-  // Deleted, already done, or taken over by a newer job: nothing to do.
+  // Deleted, already done, or held by a job that still beats (the sweep hands it over if that one dies).
   if (!video) return;
   if (video.mediaAttempts > MAX_MEDIA_ATTEMPTS) {
     deps.log?.(`video ${videoId}: ${video.mediaAttempts - 1} attempts, giving up`);
     await failVideo(deps.db, videoId, m.processingFailed);
     return;
   }
-  const stopHeartbeat = startHeartbeat(deps, videoId);
+  const stopHeartbeat = startHeartbeat(deps, videoId, video.mediaAttempts);
   try {
     await work(video);
   } catch (err) {
@@ -314,6 +354,8 @@ async function runStage(
     throw err;
   } finally {
     stopHeartbeat();
+    // The retry pg-boss is about to run, or the next stage, must not wait for the lease to go stale.
+    await releaseLease(deps.db, videoId, video.mediaAttempts);
   }
 }
 
@@ -332,7 +374,7 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
       VIDEO_PREPROCESS_QUEUE,
       videoId,
       job,
-      (db) => beginStage(db, videoId, ['uploaded', 'preprocess'], 'preprocess'),
+      (db) => beginStage(db, videoId, ['uploaded', 'preprocess'], 'preprocess', deps.staleSeconds),
       async (video) => {
         const { db, storage } = deps;
         const source = await sourceOf(deps, video);
@@ -365,6 +407,8 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
             thumbnailPath: thumbnail,
             tilePath: tile,
             updatedAt: new Date(),
+            // Released before the process job exists, so it never finds the video still held by this one.
+            mediaHeartbeatAt: RELEASED,
           })
           .where(eq(videos.id, videoId));
         if (!deps.jobs) throw new Error('preprocess needs the job queue to hand over');
@@ -416,8 +460,8 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
       videoId,
       job,
       async (db) =>
-        (await beginStage(db, videoId, ['preprocess', 'processing'], 'processing')) ??
-        (await resumeLadder(db, videoId)),
+        (await beginStage(db, videoId, ['preprocess', 'processing'], 'processing', deps.staleSeconds)) ??
+        (await resumeLadder(db, videoId, deps.staleSeconds)),
       async (video) => {
         const original = await sourceOf(deps, video);
         try {

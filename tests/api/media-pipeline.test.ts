@@ -426,6 +426,57 @@ describe('the ladder, lowest rendition first', () => {
     expect(await fs.readdir(ctx.storage.privateAbs('tmp'))).toEqual([]);
   }, 60_000);
 
+  it('leaves a video alone while another job is building its ladder, then lets a retry in at once', async () => {
+    const id = await preprocessed();
+    let release = () => {};
+    let reached = () => {};
+    const atSecond = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const storage = storageStoppingAt('540p', () => {
+      reached();
+      return held;
+    });
+    const first = processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0));
+    await atSecond;
+    const during = await row(id);
+    const folder = videoMediaDir(during);
+    const lowest = await fs.stat(ctx.storage.abs(`${folder}/360p/seg_000.ts`));
+
+    // What pg-boss does when a job outlives its expiry, or a sweep on another machine: a second job for the
+    // same video while the first still beats. It must not encode, publish or clear anything of the first's.
+    await processVideo(pipelineOf(ctx))({ videoId: id }, job(1));
+    const after = await row(id);
+    expect(after.mediaAttempts).toBe(during.mediaAttempts);
+    expect(after.mediaHeartbeatAt).not.toBeNull();
+    expect(await fs.readFile(ctx.storage.abs(`${folder}/master.m3u8`), 'utf8')).toBe(MASTER_360);
+    expect((await fs.stat(ctx.storage.abs(`${folder}/360p/seg_000.ts`))).mtimeMs).toBe(lowest.mtimeMs);
+
+    release();
+    await first;
+    const done = await row(id);
+    expect(done).toMatchObject({
+      status: 'approved',
+      mediaHeartbeatAt: null,
+      mediaAttempts: during.mediaAttempts,
+    });
+    expect(await fs.readFile(ctx.storage.abs(`${folder}/master.m3u8`), 'utf8')).toBe(MASTER_ALL);
+
+    // A job that throws hands the video back at once: pg-boss's retry does not wait for the lease to go stale.
+    const again = await preprocessed();
+    const failing = storageStoppingAt('540p', async () => {
+      throw new Error('disk full');
+    });
+    await expect(
+      processVideo({ ...pipelineOf(ctx), storage: failing })({ videoId: again }, job(0)),
+    ).rejects.toThrow('disk full');
+    await processVideo(pipelineOf(ctx))({ videoId: again }, job(1));
+    expect(await row(again)).toMatchObject({ status: 'approved', mediaHeartbeatAt: null });
+  }, 90_000);
+
   it('finishes a ladder whose worker died after the lowest rendition, without redoing or repeating any', async () => {
     const id = await preprocessed();
     const storage = storageStoppingAt('540p', async () => {
@@ -494,7 +545,12 @@ describe('the ladder, lowest rendition first', () => {
     // As if the worker had died between writing the master and approving the row.
     await ctx.database.db
       .update(t.videos)
-      .set({ status: 'processing', approvedAt: null, renditions: null, mediaHeartbeatAt: new Date() })
+      .set({
+        status: 'processing',
+        approvedAt: null,
+        renditions: null,
+        mediaHeartbeatAt: sql`now() - interval '1 hour'`,
+      })
       .where(eq(t.videos.id, id));
     await processVideo(pipelineOf(ctx))({ videoId: id }, job(0));
     const again = await row(id);
