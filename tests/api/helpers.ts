@@ -4,11 +4,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
-import { type Database, openDatabase } from '../../server/db/client';
+import { type Database, type Db, openDatabase } from '../../server/db/client';
 import * as t from '../../server/db/schema';
 import type { AppDeps } from '../../server/deps';
 import { type Jobs, startJobs } from '../../server/jobs/boss';
@@ -158,4 +159,19 @@ export async function insertVideo(
     .returning();
   if (!video) throw new Error('insert failed');
   return video;
+}
+
+/**
+ * The video approved with its whole ladder: approved means playable from the lowest rendition, and the row
+ * keeps a media heartbeat until the MP4 and the higher renditions are published (server/media/pipeline.ts).
+ */
+export async function waitForLadder(db: Db, id: number, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await db.select().from(t.videos).where(eq(t.videos.id, id));
+    if (row?.status === 'error') throw new Error(`video ${id} failed: ${row.statusReason}`);
+    if (row?.status === 'approved' && row.mediaHeartbeatAt === null) return row;
+    if (Date.now() > until) throw new Error(`video ${id} still ${row?.status}, ladder unfinished`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

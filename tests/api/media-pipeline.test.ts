@@ -22,7 +22,7 @@ import {
   VIDEO_PROCESS_QUEUE,
 } from '../../server/media/pipeline';
 import { type MediaStorage, videoMediaDir } from '../../server/media/storage';
-import { createTestContext, insertUser, type TestContext } from './helpers';
+import { createTestContext, insertUser, type TestContext, waitForLadder } from './helpers';
 import { makeClip, probeFile, probeHls } from './media-fixtures';
 
 const STALE_SECONDS = 3;
@@ -33,18 +33,6 @@ async function waitForStatus(ctx: TestContext, id: number, wanted: string[], tim
     const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
     if (row && wanted.includes(row.status)) return row;
     if (Date.now() > until) throw new Error(`video ${id} still ${row?.status} (${row?.statusReason})`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Approved with its whole ladder: no heartbeat left on an approved row (see server/media/pipeline.ts). */
-async function waitForLadder(ctx: TestContext, id: number, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, id));
-    if (row?.status === 'error') throw new Error(`video ${id} failed: ${row.statusReason}`);
-    if (row?.status === 'approved' && row.mediaHeartbeatAt === null) return row;
-    if (Date.now() > until) throw new Error(`video ${id} still ${row?.status}, ladder unfinished`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -118,7 +106,7 @@ describe('media pipeline with running workers', () => {
     expect(uploaded?.sourcePath).toBe(`originals/${id}/source`);
     await fs.access(ctx.storage.privateAbs(`originals/${id}/source`));
 
-    const video = await waitForLadder(ctx, id);
+    const video = await waitForLadder(ctx.database.db, id);
     expect(video.playlistPath).toBe(`${folder}/master.m3u8`);
     expect(video.thumbnailPath).toBe(`${folder}/thumb.jpg`);
     expect(video.tilePath).toBe(`${folder}/tile.jpg`);

@@ -19,7 +19,13 @@ import { openDatabase } from '../../server/db/client';
 import * as t from '../../server/db/schema';
 import { startMediaWorkers } from '../../server/media/pipeline';
 import { startServer } from '../e2e/server';
-import { createPostgresDatabase, createTestContext, insertUser, type TestContext } from './helpers';
+import {
+  createPostgresDatabase,
+  createTestContext,
+  insertUser,
+  type TestContext,
+  waitForLadder,
+} from './helpers';
 import { makeClip, probeFile, probeHls } from './media-fixtures';
 
 const CHUNK = 256 * 1024;
@@ -227,14 +233,7 @@ describe('upload acceptance on a listening server', () => {
     expect(await (await fetch(masterUrl)).text()).toContain(
       '#EXT-X-STREAM-INF:BANDWIDTH=896000,RESOLUTION=360x640,CODECS="avc1.4d401e,mp4a.40.2"\n360p/index.m3u8\n',
     );
-    await until(
-      'the whole ladder',
-      async () => {
-        const [now] = await ctx.database.db.select().from(t.videos).where(eq(t.videos.id, result.videoId));
-        return now?.mediaHeartbeatAt === null ? true : undefined;
-      },
-      120_000,
-    );
+    await waitForLadder(ctx.database.db, result.videoId, 120_000);
     const master = await (await fetch(masterUrl)).text();
     const variants = [
       ...master.matchAll(/#EXT-X-STREAM-INF:BANDWIDTH=(\d+),RESOLUTION=(\d+)x(\d+),CODECS="([^"]+)"\n(.+)/g),

@@ -17,6 +17,7 @@ import { type Jobs, startJobs } from '../../server/jobs/boss';
 import { cleanupVideo } from '../../server/media/cleanup';
 import { startMediaWorkers } from '../../server/media/pipeline';
 import { S3Storage, videoMediaDir } from '../../server/media/storage';
+import { waitForLadder } from '../api/helpers';
 import { makeClip } from '../api/media-fixtures';
 import { type Service, startPostgres, startRedis, startS3 } from './services';
 
@@ -254,17 +255,8 @@ describe('media in an S3-compatible bucket', () => {
         staleSeconds: 3,
       });
       try {
-        const until = Date.now() + 120_000;
-        let video: typeof t.videos.$inferSelect | undefined;
-        while (Date.now() < until) {
-          [video] = await n.database.db.select().from(t.videos).where(eq(t.videos.id, videoId));
-          // Approved means playable from the lowest rendition; the rest of the ladder and the MP4 follow.
-          if ((video?.status === 'approved' && video.mediaHeartbeatAt === null) || video?.status === 'error')
-            break;
-          await new Promise((r) => setTimeout(r, 300));
-        }
-        expect(video?.status).toBe('approved');
-        const dir = videoMediaDir(video as typeof t.videos.$inferSelect);
+        const video = await waitForLadder(n.database.db, videoId, 120_000);
+        const dir = videoMediaDir(video);
         const keys = await objectKeys(n.storage, `media/${dir}/`);
         for (const name of ['master.m3u8', 'first.jpg', 'thumb.jpg', 'tile.jpg'])
           expect(keys, name).toContain(`media/${dir}/${name}`);
