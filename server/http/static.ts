@@ -58,7 +58,7 @@ export function mediaCacheControl(name: string): string {
 
 function mediaHeaders(reply: FastifyReply, name: string) {
   reply.header('Cache-Control', mediaCacheControl(name));
-  reply.header('Content-Type', contentTypeOf(name));
+  reply.header('Content-Type', contentTypeOf(name) ?? 'application/octet-stream');
 }
 
 /** `bytes=start-end` or `bytes=start-` (one range; players ask for no more); undefined otherwise. */
@@ -120,10 +120,10 @@ async function serveLocalMedia(app: FastifyInstance, mediaRoot: string) {
     allowedPath: namesFile,
     cacheControl: false,
     setHeaders(res, filePath) {
-      const isPlaylist = filePath.endsWith('.m3u8');
       res.setHeader('Cache-Control', mediaCacheControl(filePath.split(path.sep).join('/')));
-      if (isPlaylist) res.setHeader('Content-Type', 'application/vnd.apple.mpegurl');
-      else if (filePath.endsWith('.ts')) res.setHeader('Content-Type', 'video/mp2t');
+      // What a bucket would answer; anything else keeps @fastify/send's type from the extension.
+      const type = contentTypeOf(filePath);
+      if (type) res.setHeader('Content-Type', type);
     },
   });
 }

@@ -474,10 +474,3 @@ export function playlistSeconds(playlist: string): number {
   for (const match of playlist.matchAll(/^#EXTINF:([\d.]+)/gm)) total += Number(match[1]);
   return total;
 }
-
-/** The URIs a playlist names, in order: variants of a master playlist, segments of a media playlist. */
-export const playlistUris = (playlist: string): string[] =>
-  playlist
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'));

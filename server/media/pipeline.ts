@@ -26,6 +26,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
+import { playlistUris } from '../../src/contract/playlist';
 import type { Database, Db, SqlExecutor } from '../db/client';
 import { uploadSessions, videos } from '../db/schema';
 import type { JobHandler, Jobs, QueueSpec } from '../jobs/boss';
@@ -40,7 +41,6 @@ import {
   masterPlaylist,
   outputFps,
   playlistSeconds,
-  playlistUris,
   progressiveMp4Args,
   type Rendition,
   renditionName,

@@ -35,14 +35,14 @@ export const videoMediaDir = (video: { id: number; mediaKey: string | null }): s
 /** The key of a new video's media folder, set when its row is created. */
 export const newMediaKey = (): string => randomBytes(16).toString('base64url');
 
-/** Content types of what the pipeline writes; the storage sends them with each file. */
-export function contentTypeOf(name: string): string {
+/** Content types of what the pipeline writes, the same from local disk and from a bucket; undefined for others. */
+export function contentTypeOf(name: string): string | undefined {
   if (name.endsWith('.m3u8')) return 'application/vnd.apple.mpegurl';
   if (name.endsWith('.ts')) return 'video/mp2t';
   if (name.endsWith('.mp4')) return 'video/mp4';
   if (name.endsWith('.jpg') || name.endsWith('.jpeg')) return 'image/jpeg';
   if (name.endsWith('.png')) return 'image/png';
-  return 'application/octet-stream';
+  return undefined;
 }
 
 /** What /media answers for one file: the bytes asked for (all, or one range) and the file's size. */
@@ -292,7 +292,7 @@ export class S3Storage implements MediaStorage {
         Key: key,
         Body: createReadStream(localFile),
         ContentLength: size,
-        ContentType: contentTypeOf(key),
+        ContentType: contentTypeOf(key) ?? 'application/octet-stream',
       }),
     );
   }

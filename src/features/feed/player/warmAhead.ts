@@ -6,14 +6,16 @@
 // a hop to each of them, and the HTTP cache is what the <video> element (native HLS) and hls.js both read.
 // The same chain as index.html's boot script for the first video, which cannot import this module.
 
+import { playlistUris } from '../../../contract/playlist';
+
 const warmed = new Set<string>();
 /** Enough to never fetch a start twice in a session's feed, small enough to stay a few KB. */
 const MAX_REMEMBERED = 200;
 
-/** The first URI line of a playlist, resolved against the playlist's own URL. */
+/** The first URI of a playlist, resolved against the playlist's own URL. */
 function firstUri(playlistUrl: string, text: string): string | null {
-  const line = text.split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
-  return line ? new URL(line.trim(), new URL(playlistUrl, window.location.href)).href : null;
+  const [uri] = playlistUris(text);
+  return uri ? new URL(uri, new URL(playlistUrl, window.location.href)).href : null;
 }
 
 async function text(url: string): Promise<string | null> {
