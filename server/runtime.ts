@@ -3,6 +3,7 @@
 
 import { type Config, loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { startPgliteVacuum } from './db/vacuum';
 import type { AppDeps } from './deps';
 import { type Jobs, startJobs } from './jobs/boss';
 import { createDeliver, MAIL_QUEUE, type MailMessage } from './mail/mailer';
@@ -28,6 +29,7 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
   await trackLikers(database);
   const storage = createStorage(config);
   const jobs = await startJobs(database);
+  const stopVacuum = startPgliteVacuum(database, (message) => console.error(`[db] ${message}`));
   let stopSweep = () => {};
   if (config.runWorkers) {
     await jobs.work<{ videoId: number }>(DEMO_MEDIA_QUEUE, ({ videoId }) =>
@@ -55,6 +57,7 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
     async close() {
       stopSweep();
       await jobs.stop();
+      await stopVacuum();
       await database.close();
     },
   };
