@@ -243,7 +243,6 @@ export async function acceptUpload(
   return { ok: true, videoId, screenshot: storage.url(screenshot) ?? '' };
 }
 
-/** Claims the video for a stage: only from the statuses the stage may start from, counting the attempt. */
 /**
  * A heartbeat no job is behind: written by a job that stops (hands over, or throws to be retried), so the
  * next job may claim the video at once. Not null, so an approved video keeps the mark of an unfinished ladder.
@@ -257,6 +256,10 @@ const leaseFree = (staleSeconds: number) =>
     sql`${videos.mediaHeartbeatAt} < now() - make_interval(secs => ${staleSeconds})`,
   );
 
+/**
+ * Claims the video for a stage: only from the statuses the stage may start from, only if no live job holds
+ * it, counting the attempt.
+ */
 async function beginStage(db: Db, videoId: number, from: Status[], to: Status, staleSeconds: number) {
   const now = new Date();
   const [video] = await db
