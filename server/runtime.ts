@@ -13,6 +13,7 @@ import { configureBinaries } from './media/ffmpeg';
 import { startMediaWorkers } from './media/pipeline';
 import { createStorage } from './media/storage';
 import { trackLikers } from './videos/likers';
+import { startWeeklyExpiry } from './videos/weekly';
 
 export interface Runtime extends AppDeps {
   jobs: Jobs;
@@ -30,6 +31,8 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
   const storage = createStorage(config);
   const jobs = await startJobs(database);
   const stopVacuum = startPgliteVacuum(database, (message) => console.error(`[db] ${message}`));
+  // Every node, workers or not: the nodes take turns on the window, and one that finds it done does nothing.
+  const stopWeekly = startWeeklyExpiry(database, (message) => console.error(`[db] ${message}`));
   let stopSweep = () => {};
   if (config.runWorkers) {
     await jobs.work<{ videoId: number }>(DEMO_MEDIA_QUEUE, ({ videoId }) =>
@@ -58,6 +61,7 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
       stopSweep();
       await jobs.stop();
       await stopVacuum();
+      await stopWeekly();
       await database.close();
     },
   };

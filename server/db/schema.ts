@@ -181,6 +181,12 @@ export const videos = pgTable(
     redirectToTag: text('redirect_to_tag'),
     viewCount: integer('view_count').notNull().default(0),
     likeCount: integer('like_count').notNull().default(0),
+    /**
+     * Views and likes of the last 7 days (discover's weekly groups), kept like the all-time counters: a write
+     * adds its rows, and server/videos/weekly.ts takes away the rows that grow older than the window.
+     */
+    weekViewCount: integer('week_view_count').notNull().default(0),
+    weekLikeCount: integer('week_like_count').notNull().default(0),
     ratingCount: integer('rating_count').notNull().default(0),
     ratingSum: integer('rating_sum').notNull().default(0),
     isDemo: boolean('is_demo').notNull().default(false),
@@ -203,8 +209,23 @@ export const videos = pgTable(
       t.status,
       sql`greatest(1 + 3 * ${t.likeCount} + 0.25 * ${t.viewCount} + 2 * (${t.ratingSum} - 3 * ${t.ratingCount}), 0.1)`,
     ),
+    // Discover's four groups (routes/discover.ts, rankedVideos): their top ten are a walk down one of these,
+    // not a sort of every public video.
+    index('videos_liked').on(t.status, t.likeCount, t.id),
+    index('videos_viewed').on(t.status, t.viewCount, t.id),
+    index('videos_liked_week').on(t.status, t.weekLikeCount, t.id),
+    index('videos_viewed_week').on(t.status, t.weekViewCount, t.id),
   ],
 );
+
+/**
+ * One row: the weekly counters count the like and view rows created after `countedAfter`. The expiry job
+ * moves it forward as it takes the older rows away, so a row is never taken away twice (server/videos/weekly.ts).
+ */
+export const weeklyWindow = pgTable('weekly_window', {
+  id: smallint('id').primaryKey().default(1),
+  countedAfter: timestamp('counted_after', { withTimezone: true }).notNull(),
+});
 
 export const tags = pgTable('tags', {
   id: serial('id').primaryKey(),
@@ -289,7 +310,12 @@ export const videoLikes = pgTable(
     ...viewerColumns(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.videoId, t.viewerKey] }), index('video_likes_viewer').on(t.viewerKey)],
+  (t) => [
+    primaryKey({ columns: [t.videoId, t.viewerKey] }),
+    index('video_likes_viewer').on(t.viewerKey),
+    // The weekly expiry reads the rows that just left the 7-day window: a short range, whatever the table's size.
+    index('video_likes_created').on(t.createdAt),
+  ],
 );
 
 export const videoViews = pgTable(
@@ -305,6 +331,7 @@ export const videoViews = pgTable(
   (t) => [
     index('video_views_video').on(t.videoId, t.createdAt),
     index('video_views_viewer').on(t.viewerKey, t.videoId),
+    index('video_views_created').on(t.createdAt),
   ],
 );
 

@@ -4,6 +4,7 @@
 // 10k → 100k videos, a million likes and views): after a VACUUM the tag feed's 10th page went from 27 to 20 ms
 // and uncached discover from 1.0 to 0.86 s at 100k. So the server does what autovacuum would, with its
 // default thresholds, checked once a minute. PostgreSQL runs its own autovacuum: nothing here runs there.
+import { repeatEvery } from '../util/every';
 import type { Database } from './client';
 
 /** How often the statistics are looked at; the query is a few ms even on a large catalogue. */
@@ -36,24 +37,14 @@ export async function vacuumWhereNeeded(database: Database): Promise<string[]> {
  */
 export function startPgliteVacuum(database: Database, log: (message: string) => void): () => Promise<void> {
   if (database.kind !== 'pglite') return async () => {};
-  let running = Promise.resolve();
-  const check = () => {
-    running = running.then(async () => {
+  return repeatEvery(
+    CHECK_EVERY_MS,
+    async () => {
       const started = performance.now();
-      try {
-        const tables = await vacuumWhereNeeded(database);
-        if (tables.length)
-          log(`vacuumed ${tables.join(', ')} in ${Math.round(performance.now() - started)} ms`);
-      } catch (err) {
-        log(`vacuum failed: ${(err as Error).message}`);
-      }
-    });
-  };
-  const timer = setInterval(check, CHECK_EVERY_MS);
-  timer.unref();
-  check();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+      const tables = await vacuumWhereNeeded(database);
+      if (tables.length)
+        log(`vacuumed ${tables.join(', ')} in ${Math.round(performance.now() - started)} ms`);
+    },
+    (err) => log(`vacuum failed: ${err.message}`),
+  );
 }

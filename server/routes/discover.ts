@@ -59,48 +59,30 @@ const cardOf = (storage: MediaStorage, u: typeof t.users.$inferSelect): CreatorC
 export type DiscoverGroup = keyof DiscoverResponse['videos'];
 
 /**
- * One ranked group of the discover page: weekly groups count like / view rows of the 7 days before `at`
- * (default: now), all-time groups use the counters. Shared by GET /v1/discover (first 10) and the group's
- * own feed, which pages through the same order (/v1/discover/category/{group slug}/videos) and adds its
- * session's `filters`.
+ * One ranked group of the discover page: weekly groups by the likes / views of the last 7 days, all-time
+ * groups by all of them, each a counter on the video row (weekly ones: server/videos/weekly.ts), so the top
+ * of a group is a walk down its index. Shared by GET /v1/discover (first 10) and the group's own feed, which
+ * pages through the same order (/v1/discover/category/{group slug}/videos) and adds its session's `filters`.
  */
 export async function rankedVideos(
   db: Db,
   viewer: Viewer,
   gender: string | undefined,
   group: DiscoverGroup,
-  opts: { limit: number; at?: Date; filters?: SQL[] },
+  opts: { limit: number; filters?: SQL[] },
 ): Promise<VideoRow[]> {
-  const visible = and(...visibleTo(viewer, gender), ...(opts.filters ?? []));
-  const since = sql`${opts.at ? sql`${opts.at.toISOString()}::timestamptz` : sql`now()`} - interval '7 days'`;
-  const weekly = async (table: typeof t.videoLikes | typeof t.videoViews) => {
-    const rows = await db
-      .select({ video: t.videos, n: sql<number>`count(*)::int`.as('n') })
-      .from(table)
-      .innerJoin(t.videos, eq(t.videos.id, table.videoId))
-      .where(and(visible, gt(table.createdAt, since)))
-      .groupBy(t.videos.id)
-      .orderBy(desc(sql`n`), desc(t.videos.id))
-      .limit(opts.limit);
-    return rows.map((r) => r.video);
-  };
-  const allTime = (counter: typeof t.videos.likeCount | typeof t.videos.viewCount) =>
-    db
-      .select()
-      .from(t.videos)
-      .where(and(visible, gt(counter, 0)))
-      .orderBy(desc(counter), desc(t.videos.id))
-      .limit(opts.limit);
-  switch (group) {
-    case 'liked_weekly':
-      return weekly(t.videoLikes);
-    case 'viewed_weekly':
-      return weekly(t.videoViews);
-    case 'liked_all_time':
-      return allTime(t.videos.likeCount);
-    case 'viewed_all_time':
-      return allTime(t.videos.viewCount);
-  }
+  const counter = {
+    liked_weekly: t.videos.weekLikeCount,
+    viewed_weekly: t.videos.weekViewCount,
+    liked_all_time: t.videos.likeCount,
+    viewed_all_time: t.videos.viewCount,
+  }[group];
+  return db
+    .select()
+    .from(t.videos)
+    .where(and(...visibleTo(viewer, gender), ...(opts.filters ?? []), gt(counter, 0)))
+    .orderBy(desc(counter), desc(t.videos.id))
+    .limit(opts.limit);
 }
 
 export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps) {

@@ -8,7 +8,7 @@
 // a few statements (the like and view rows, one UPDATE for every video's counters, the Idempotency-Key
 // answers) and tells each post its count as it stood after that post. Nothing is answered before the
 // commit. The rows stay the truth: like_count and view_count move by exactly the rows that appeared or
-// went, in the same transaction as those rows.
+// went, in the same transaction as those rows, and so do the weekly counts (weekly.ts).
 import { sql } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
@@ -16,6 +16,7 @@ import * as t from '../db/schema';
 import { HttpError } from '../http/errors';
 import type { IdempotencyClaim, Outcome } from '../http/idempotency';
 import { noteLiker } from './likers';
+import { holdWeeklyWindow, stillCounted } from './weekly';
 
 /**
  * A view counts once per viewer per video per this window: a loop of a 10 s clip, a swipe back and forth
@@ -129,6 +130,8 @@ async function writeBatch(db: Db, ops: Interaction[]): Promise<(WriteOutcome | E
       const videoIds = [...new Set(todo.map(({ op }) => op.videoId))].sort((a, b) => a - b);
       const viewDelta = new Map<number, number>();
       const likeDelta = new Map<number, number>();
+      // Views only ever add to the weekly count (every new view row is this week's); likes also take away.
+      const weekLikeDelta = new Map<number, number>();
       const bump = (m: Map<number, number>, id: number, d: number) => m.set(id, (m.get(id) ?? 0) + d);
       const counted = new Map<number, boolean>();
 
@@ -179,13 +182,21 @@ async function writeBatch(db: Db, ops: Interaction[]): Promise<(WriteOutcome | E
         // A like removed and added again in the batch is a new like (its own time), as it was one by one.
         const gone = [...touched.keys()].filter((p) => initial.has(p));
         const added = [...touched.values()].filter((op) => state.get(pairOf(op)));
-        if (gone.length)
-          await tx
+        if (gone.length) {
+          await holdWeeklyWindow(tx);
+          const deleted = await tx
             .delete(vl)
             .where(
               sql`(${vl.viewerKey}, ${vl.videoId}) in (${list(gone.map((p) => touched.get(p) as Interaction).map((op) => sql`(${op.viewerKey}, ${op.videoId}::int)`))})`,
-            );
-        for (const op of added) noteLiker(db, op.viewerKey);
+            )
+            .returning({ videoId: vl.videoId, counted: stillCounted(vl.createdAt) });
+          // A like older than the window was already taken off the weekly count when it left it.
+          for (const row of deleted) if (row.counted) bump(weekLikeDelta, row.videoId, -1);
+        }
+        for (const op of added) {
+          noteLiker(db, op.viewerKey);
+          bump(weekLikeDelta, op.videoId, 1);
+        }
         if (added.length)
           await tx
             .insert(vl)
@@ -202,7 +213,7 @@ async function writeBatch(db: Db, ops: Interaction[]): Promise<(WriteOutcome | E
 
       // Every video's counters in one statement; it also reads the counts each answer starts from.
       const updated = (await tx.execute(
-        sql`update ${t.videos} set view_count = ${t.videos}.view_count + d.v, like_count = greatest(${t.videos}.like_count + d.l, 0) from (values ${list(videoIds.map((id) => sql`(${id}::int, ${viewDelta.get(id) ?? 0}::int, ${likeDelta.get(id) ?? 0}::int)`))}) as d(id, v, l) where ${t.videos}.id = d.id returning ${t.videos}.id, ${t.videos}.view_count, ${t.videos}.like_count`,
+        sql`update ${t.videos} set view_count = ${t.videos}.view_count + d.v, like_count = greatest(${t.videos}.like_count + d.l, 0), week_view_count = ${t.videos}.week_view_count + d.v, week_like_count = greatest(${t.videos}.week_like_count + d.wl, 0) from (values ${list(videoIds.map((id) => sql`(${id}::int, ${viewDelta.get(id) ?? 0}::int, ${likeDelta.get(id) ?? 0}::int, ${weekLikeDelta.get(id) ?? 0}::int)`))}) as d(id, v, l, wl) where ${t.videos}.id = d.id returning ${t.videos}.id, ${t.videos}.view_count, ${t.videos}.like_count`,
       )) as unknown as { rows: { id: number; view_count: number; like_count: number }[] };
       const running = new Map<number, { views: number; likes: number }>();
       for (const row of updated.rows) {

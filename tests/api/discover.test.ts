@@ -20,14 +20,23 @@ beforeAll(async () => {
   ids.liveM = liveM.id;
   ids.liveT = liveT.id;
   ids.blocker = blocker.id;
-  // old: many all-time likes but none this week; fresh: a few likes this week.
+  // old: many all-time likes but none this week; fresh: a few likes this week. The counters are those the
+  // writes of the rows below would have left (weekly-counts.test.ts covers the writes themselves).
   const old = await insertVideo(ctx, { userId: liveM.id, title: 'old', likeCount: 50, viewCount: 500 });
-  const fresh = await insertVideo(ctx, { userId: liveT.id, title: 'fresh', likeCount: 2, viewCount: 3 });
+  const fresh = await insertVideo(ctx, {
+    userId: liveT.id,
+    title: 'fresh',
+    likeCount: 2,
+    viewCount: 3,
+    weekLikeCount: 2,
+    weekViewCount: 1,
+  });
   const blocked = await insertVideo(ctx, {
     userId: blocker.id,
     title: 'blocked',
     likeCount: 90,
     viewCount: 900,
+    weekLikeCount: 1,
   });
   await insertVideo(ctx, { userId: liveM.id, title: 'hidden', status: 'rejected', likeCount: 99 });
   Object.assign(ids, { old: old.id, fresh: fresh.id, blocked: blocked.id });
@@ -108,7 +117,12 @@ describe('GET /v1/discover', () => {
     });
     expect(stale.statusCode).toBe(200);
     // The page is built once a minute per gender and place: a new like shows when that minute is over.
-    await ctx.database.db.insert(t.videoLikes).values({ videoId: ids.old ?? 0, viewerKey: 'g:new-9' });
+    const like = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/video-like',
+      payload: { video_id: ids.old, type: 'add', guest_id: 'guest-new-9999' },
+    });
+    expect(like.statusCode).toBe(200);
     expect((await discover()).res.headers.etag).toBe(etag);
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
@@ -188,30 +202,30 @@ describe('GET /v1/discover/category/{group}/videos', () => {
     const creator = await insertUser(ctx, { gender: 'm' });
     const made = [];
     for (let i = 0; i < 12; i++) {
-      const video = await insertVideo(ctx, { userId: creator.id, title: `rank${i}`, likeCount: 10 + i });
-      await db
-        .insert(t.videoLikes)
-        .values(
-          Array.from({ length: i + 1 }, (_, n) => ({ videoId: video.id, viewerKey: `g:rank-${i}-${n}` })),
-        );
+      const video = await insertVideo(ctx, {
+        userId: creator.id,
+        title: `rank${i}`,
+        likeCount: 10 + i,
+        weekLikeCount: i + 1,
+      });
       made.push(video);
     }
     const idOf = new Map(made.map((v) => [v.title, v.id]));
-    let likes = 0;
-    // All-time ranks read the counter, weekly ranks count this week's like rows: move whichever the group reads.
-    const moves = {
-      'most-liked-all-time': (title: string, to: number) =>
-        db
-          .update(t.videos)
-          .set({ likeCount: to })
-          .where(eq(t.videos.id, idOf.get(title) ?? 0)),
-      'most-liked-this-week': async (title: string, to: number) => {
-        const videoId = idOf.get(title) ?? 0;
-        await db.delete(t.videoLikes).where(eq(t.videoLikes.videoId, videoId));
-        const rows = Array.from({ length: to }, () => ({ videoId, viewerKey: `g:move-${likes++}` }));
-        if (rows.length) await db.insert(t.videoLikes).values(rows);
-      },
-    };
+    // Each group reads a counter on the video row: move the one it reads.
+    const counterOf = {
+      'most-liked-all-time': 'likeCount',
+      'most-liked-this-week': 'weekLikeCount',
+    } as const;
+    const moves = Object.fromEntries(
+      Object.entries(counterOf).map(([group, counter]) => [
+        group,
+        (title: string, to: number) =>
+          db
+            .update(t.videos)
+            .set({ [counter]: to })
+            .where(eq(t.videos.id, idOf.get(title) ?? 0)),
+      ]),
+    );
     for (const [group, move] of Object.entries(moves)) {
       const url = `/v1/discover/category/${group}/videos`;
       const expected = titles((await list(`${url}?per_page=50`)).data).sort();

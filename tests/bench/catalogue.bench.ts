@@ -55,6 +55,13 @@ async function seed(ctx: Ctx, videos: number) {
   await sql(
     `update videos v set view_count = c.n from (select video_id, count(*)::int n from video_views group by video_id) c where c.video_id = v.id`,
   );
+  // The weekly counts the writes would have kept: the rows younger than the window's start.
+  for (const [table, column] of [
+    ['video_likes', 'week_like_count'],
+    ['video_views', 'week_view_count'],
+  ])
+    await sql(`update videos v set ${column} = c.n from (select video_id, count(*)::int n from ${table}
+      where created_at > (select counted_after from weekly_window) group by video_id) c where c.video_id = v.id`);
   await sql(
     `insert into users (type, name, username, slug, email, password_hash) values ('user', 'Rater', 'rater', 'rater', 'rater@bench.test', 'x')`,
   );
