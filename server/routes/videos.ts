@@ -78,8 +78,13 @@ const ageHours = (at: Date) =>
 /** RANKING, computed against the snapshot time `at` of page 1 so that it does not drift while a session pages. */
 export const rankScore = (at: Date): SQL => sql`(${ENGAGEMENT} / power(${ageHours(at)} + 2, 1.5))`;
 
-/** Candidates read from each end (best engaged, newest) beyond the rows a page needs. */
-const CANDIDATES = 100;
+/**
+ * Candidates read from each end (best engaged, newest) beyond the rows a page needs: a few first, since they
+ * usually prove the top (fresh clips lead), and more only when they cannot. Each walk of a filtered list (a
+ * tag's videos) reads about candidates / the filter's share of the catalogue rows, so the first, short try
+ * keeps a tag feed's page as cheap at 100k videos as at 1k.
+ */
+const CANDIDATES = [20, 100];
 
 /**
  * The best `limit` videos by rankScore without scoring every video: the best-engaged and the newest
@@ -87,10 +92,30 @@ const CANDIDATES = 100;
  * anything outside them could reach. A video outside both has at most the engagement of the last
  * best-engaged candidate and at least the age of the last newest one, so its score is at most
  * eMax / (ageMin + 2)^1.5. If the top's last score is not above that bound (a catalogue where old hits
- * dominate), every video is scored as before. Same order, same ties as the full ranking.
+ * dominate), more candidates are tried, then every video is scored as before. Same order, same ties as the
+ * full ranking.
  */
 async function topRanked(db: Db, where: SQL | undefined, at: Date, limit: number): Promise<VideoRow[]> {
-  const m = limit + CANDIDATES;
+  for (const extra of CANDIDATES) {
+    const top = await provenTop(db, where, at, limit, limit + extra);
+    if (top) return top;
+  }
+  return db
+    .select()
+    .from(t.videos)
+    .where(where)
+    .orderBy(desc(rankScore(at)), desc(t.videos.id))
+    .limit(limit);
+}
+
+/** topRanked from `m` candidates at each end, or undefined when they cannot prove it is the true top. */
+async function provenTop(
+  db: Db,
+  where: SQL | undefined,
+  at: Date,
+  limit: number,
+  m: number,
+): Promise<VideoRow[] | undefined> {
   const [engaged, newest] = await Promise.all([
     db
       .select({ id: t.videos.id, engagement: sql<string>`${ENGAGEMENT}::float8` })
@@ -105,13 +130,6 @@ async function topRanked(db: Db, where: SQL | undefined, at: Date, limit: number
       .orderBy(desc(t.videos.publishAt))
       .limit(m),
   ]);
-  const full = () =>
-    db
-      .select()
-      .from(t.videos)
-      .where(where)
-      .orderBy(desc(rankScore(at)), desc(t.videos.id))
-      .limit(limit);
   // Fewer than m rows: the filter matched fewer videos than that, and they are all candidates already.
   const ids = [...new Set([...engaged, ...newest].map((r) => r.id))];
   if (ids.length === 0) return [];
@@ -126,8 +144,8 @@ async function topRanked(db: Db, where: SQL | undefined, at: Date, limit: number
   const ageMin = Number(newest.at(-1)?.age);
   const bound = eMax / (ageMin + 2) ** 1.5;
   const last = Number(ranked.at(-1)?.score);
-  // A margin against float rounding: when in doubt, the full ranking decides.
-  return ranked.length === limit && last > bound * (1 + 1e-9) ? ranked.map((r) => r.row) : full();
+  // A margin against float rounding: when in doubt, more candidates or the full ranking decide.
+  return ranked.length === limit && last > bound * (1 + 1e-9) ? ranked.map((r) => r.row) : undefined;
 }
 
 /** One page of the home feed: `skip` rows are read past for a page asked for by number without a cursor. */
