@@ -554,7 +554,6 @@ async function buildLadder(deps: PipelineDeps, video: VideoRow, source: string):
       await fs.cp(path.join(tmp, lowestName), mp4Source, { recursive: true });
       await publish(lowest);
     }
-    const more = listed().length < ladder.length;
 
     if (video.status !== 'approved') {
       const now = new Date();
@@ -570,8 +569,10 @@ async function buildLadder(deps: PipelineDeps, video: VideoRow, source: string):
           approvedAt: now,
           // Published now, or at the scheduled time if that is later; still held if no details came yet.
           publishAt: sql`greatest(${videos.publishAt}, now())`,
-          // Kept while higher renditions follow: the mark of a ladder still being built.
-          mediaHeartbeatAt: more ? now : null,
+          // The mark of a ladder still being built, kept until the MP4 and any higher renditions are
+          // published (the loop below clears it): a worker that dies in between leaves the sweep a video to
+          // finish, not one without its MP4.
+          mediaHeartbeatAt: now,
           updatedAt: now,
         })
         .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')))

@@ -414,6 +414,46 @@ describe('the ladder, lowest rendition first', () => {
     expect(await fs.readdir(ctx.storage.privateAbs('tmp'))).toEqual([]);
   }, 60_000);
 
+  it('keeps the mark of an unfinished ladder until a one-rendition video has its MP4', async () => {
+    // A 360x640 upload: its ladder is the one rendition it is approved with, and the MP4 still follows.
+    const small = await makeClip(ctx.config.dataDir, 'small.mp4', { width: 360, height: 640, seconds: 1 });
+    const id = await accept(ctx, small, owner);
+    await preprocessVideo(pipelineOf(ctx))({ videoId: id }, job(0));
+    let release = () => {};
+    let reached = () => {};
+    const atMp4 = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const storage = new Proxy(ctx.storage, {
+      get(target, key, receiver) {
+        if (key === 'putFile')
+          return async (relative: string, local: string) => {
+            if (relative.endsWith('.mp4')) {
+              reached();
+              await held;
+            }
+            return target.putFile(relative, local);
+          };
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const running = processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0));
+    await atMp4;
+    // Playable, but a worker dying now must leave a video the sweep finishes, not one without its MP4.
+    const early = await row(id);
+    expect(early.status).toBe('approved');
+    expect(early.renditions).toEqual([{ width: 360, height: 640, bandwidth: 896_000 }]);
+    expect(early.mediaHeartbeatAt).not.toBeNull();
+    release();
+    await running;
+    expect(await row(id)).toMatchObject({ status: 'approved', mediaHeartbeatAt: null });
+    expect((await served(`/media/${videoMediaDir(early)}/360p.mp4`)).statusCode).toBe(200);
+  });
+
   it('leaves a video alone while another job is building its ladder, then lets a retry in at once', async () => {
     const id = await preprocessed();
     let release = () => {};
