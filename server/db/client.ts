@@ -13,6 +13,8 @@ import { lockDataDir } from './lock';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The handle a `db.transaction` callback gets. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** What pg-boss needs from a database it does not own a connection pool for. */
 export interface SqlExecutor {

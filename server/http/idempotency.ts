@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../src/contract/messages';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { HttpError } from './errors';
@@ -18,8 +18,6 @@ export interface Outcome {
   status: number;
   body: unknown;
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** How long an answer is kept: far beyond the outbox's retries, which back off to 5 minutes. */
 export const IDEMPOTENCY_TTL_DAYS = 7;

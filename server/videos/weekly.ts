@@ -6,14 +6,12 @@
 // older than the window are taken away here. weekly_window.counted_after is where the counted rows begin:
 // a row is taken away once, whatever the timing, and nodes that run this at the same time take turns on it.
 import { type SQL, sql } from 'drizzle-orm';
-import type { Database, Db } from '../db/client';
+import type { Database, Db, Tx } from '../db/client';
 import * as t from '../db/schema';
 import { repeatEvery } from '../util/every';
 
 const WEEK = sql`interval '7 days'`;
 const EXPIRE_EVERY_MS = 60_000;
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * Holds the window's start until this transaction ends, so that the expiry cannot move it meanwhile: a like
