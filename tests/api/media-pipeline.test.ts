@@ -327,21 +327,48 @@ describe('the ladder, lowest rendition first', () => {
   const job = (retryCount: number) => ({ id: 'test', retryCount });
   const served = (url: string) => ctx.app.inject({ method: 'GET', url });
 
-  /** The storage, except that publishing the folder of `rendition` first waits for `gate` (or fails). */
-  function storageStoppingAt(rendition: string, gate: () => Promise<void>): MediaStorage {
+  /**
+   * The storage, except that publishing what ends in `ending` (a rendition's folder, '/540p', or a file,
+   * '.mp4') first waits for `gate` (or fails).
+   */
+  function storageStoppingAt(ending: string, gate: () => Promise<void>): MediaStorage {
     const storage = ctx.storage;
+    const stop = async (relative: string) => {
+      if (relative.endsWith(ending)) await gate();
+    };
     return new Proxy(storage, {
       get(target, key, receiver) {
-        if (key === 'publishDir') {
+        if (key === 'publishDir')
           return async (local: string, relative: string) => {
-            if (relative.endsWith(`/${rendition}`)) await gate();
+            await stop(relative);
             return storage.publishDir(local, relative);
           };
-        }
+        if (key === 'putFile')
+          return async (relative: string, local: string) => {
+            await stop(relative);
+            return storage.putFile(relative, local);
+          };
         const value = Reflect.get(target, key, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
+  }
+
+  /** A gate for storageStoppingAt that says when a job reached it (`reached`) and holds it until `release`. */
+  function heldGate() {
+    let release = () => {};
+    let arrive = () => {};
+    const reached = new Promise<void>((resolve) => {
+      arrive = resolve;
+    });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const gate = () => {
+      arrive();
+      return held;
+    };
+    return { reached, release, gate };
   }
 
   async function preprocessed() {
@@ -361,18 +388,8 @@ describe('the ladder, lowest rendition first', () => {
 
   it('approves and serves the video with its lowest rendition while the others are still encoding', async () => {
     const id = await preprocessed();
-    let release = () => {};
-    let reached = () => {};
-    const atSecond = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const storage = storageStoppingAt('540p', () => {
-      reached();
-      return held;
-    });
+    const { reached: atSecond, release, gate } = heldGate();
+    const storage = storageStoppingAt('/540p', gate);
     const running = processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0));
     await atSecond;
 
@@ -419,28 +436,8 @@ describe('the ladder, lowest rendition first', () => {
     const small = await makeClip(ctx.config.dataDir, 'small.mp4', { width: 360, height: 640, seconds: 1 });
     const id = await accept(ctx, small, owner);
     await preprocessVideo(pipelineOf(ctx))({ videoId: id }, job(0));
-    let release = () => {};
-    let reached = () => {};
-    const atMp4 = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const storage = new Proxy(ctx.storage, {
-      get(target, key, receiver) {
-        if (key === 'putFile')
-          return async (relative: string, local: string) => {
-            if (relative.endsWith('.mp4')) {
-              reached();
-              await held;
-            }
-            return target.putFile(relative, local);
-          };
-        const value = Reflect.get(target, key, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const { reached: atMp4, release, gate } = heldGate();
+    const storage = storageStoppingAt('.mp4', gate);
     const running = processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0));
     await atMp4;
     // Playable, but a worker dying now must leave a video the sweep finishes, not one without its MP4.
@@ -456,18 +453,8 @@ describe('the ladder, lowest rendition first', () => {
 
   it('leaves a video alone while another job is building its ladder, then lets a retry in at once', async () => {
     const id = await preprocessed();
-    let release = () => {};
-    let reached = () => {};
-    const atSecond = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const storage = storageStoppingAt('540p', () => {
-      reached();
-      return held;
-    });
+    const { reached: atSecond, release, gate } = heldGate();
+    const storage = storageStoppingAt('/540p', gate);
     const first = processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0));
     await atSecond;
     const during = await row(id);
@@ -495,7 +482,7 @@ describe('the ladder, lowest rendition first', () => {
 
     // A job that throws hands the video back at once: pg-boss's retry does not wait for the lease to go stale.
     const again = await preprocessed();
-    const failing = storageStoppingAt('540p', async () => {
+    const failing = storageStoppingAt('/540p', async () => {
       throw new Error('disk full');
     });
     await expect(
@@ -507,7 +494,7 @@ describe('the ladder, lowest rendition first', () => {
 
   it('finishes a ladder whose worker died after the lowest rendition, without redoing or repeating any', async () => {
     const id = await preprocessed();
-    const storage = storageStoppingAt('540p', async () => {
+    const storage = storageStoppingAt('/540p', async () => {
       throw new Error('worker killed');
     });
     // The first attempt dies while the higher renditions are being published; pg-boss would retry it.
