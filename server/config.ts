@@ -68,7 +68,10 @@ export interface Config {
   discoverCacheMs: number;
   /** How long page 1 of the home feed (per filter and place) is answered from memory (ms). */
   feedCacheMs: number;
-  /** CPU niceness of ffmpeg and ffprobe (0 to 19): transcodes yield to the API's requests. */
+  /**
+   * CPU niceness of ffmpeg and ffprobe (0 to 19): transcodes yield to the API's requests. The higher renditions
+   * of a video that already plays run at 19 unless this is 0 (server/media/ffmpeg.ts).
+   */
   mediaNiceness: number;
 }
 

@@ -67,20 +67,33 @@ process.on('exit', () => {
  */
 let niceness = 0;
 
-function lowerPriority(child: ChildProcess) {
-  if (child.pid === undefined || niceness === 0) return;
+/**
+ * Work that may wait, such as a video's higher renditions once its lowest one plays: the lowest priority, so
+ * the next upload's first rendition (at `niceness`) takes the CPU first. 0 when priorities are off.
+ */
+const backgroundNiceness = () => (niceness === 0 ? 0 : 19);
+
+export interface RunOptions {
+  timeoutMs?: number;
+  /** Runs at the lowest CPU priority (see backgroundNiceness). */
+  background?: boolean;
+}
+
+function lowerPriority(child: ChildProcess, background: boolean) {
+  const level = background ? backgroundNiceness() : niceness;
+  if (child.pid === undefined || level === 0) return;
   try {
-    os.setPriority(child.pid, niceness);
+    os.setPriority(child.pid, level);
   } catch {
     // Already gone, or a platform without priorities: the tool runs as it is.
   }
 }
 
 /** Runs a binary to completion; rejects with the last lines of stderr on a non-zero exit. */
-export function run(bin: string, args: readonly string[], opts: { timeoutMs?: number } = {}) {
+export function run(bin: string, args: readonly string[], opts: RunOptions = {}) {
   return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    lowerPriority(child);
+    lowerPriority(child, opts.background ?? false);
     running.add(child);
     child.on('exit', () => running.delete(child));
     let stdout = '';
@@ -110,7 +123,5 @@ export function run(bin: string, args: readonly string[], opts: { timeoutMs?: nu
   });
 }
 
-export const ffmpeg = (args: readonly string[], opts?: { timeoutMs?: number }) =>
-  run(ffmpegPath(), args, opts);
-export const ffprobe = (args: readonly string[], opts?: { timeoutMs?: number }) =>
-  run(ffprobePath(), args, opts);
+export const ffmpeg = (args: readonly string[], opts?: RunOptions) => run(ffmpegPath(), args, opts);
+export const ffprobe = (args: readonly string[], opts?: RunOptions) => run(ffprobePath(), args, opts);

@@ -1,15 +1,17 @@
 // From an uploaded file to a published video. Both upload routes hand the stored file to acceptUpload
-// (checks, video row, first frame); then two pg-boss jobs run: preprocess (probe, thumbnail) and process
-// (HLS ladder). Status: uploaded → preprocess → processing → approved, or error with a reason.
+// (checks, video row, first frame); then three pg-boss jobs run: preprocess (probe, thumbnail), process (the
+// lowest rendition) and ladder (the higher ones). Status: uploaded → preprocess → processing → approved, or
+// error with a reason.
 //
-// "approved" means playable: the process stage encodes the lowest rendition alone first, publishes it with a
-// master playlist that lists only it, and approves the video then (it shows in lists once its details say
-// so). The higher renditions follow in one more ffmpeg run and join the master playlist, each by an atomic
-// replace, in ascending order. Until the ladder is complete the approved row keeps a media heartbeat: an
-// approved video with a heartbeat is one whose ladder is still being built, and the sweep hands it to a new
-// process job like any unfinished video if that heartbeat stops. The master playlist on storage is what a
-// resumed job trusts: a rendition it lists is complete (it is added only after its folder is published),
-// anything else is encoded again.
+// "approved" means playable: the process stage encodes the lowest rendition alone, publishes it with a
+// master playlist that lists only it, approves the video (it shows in lists once its details say so) and
+// makes its MP4. The higher renditions are the ladder stage's, on a queue of their own at the lowest CPU
+// priority: the next upload's lowest rendition never waits behind them. They come out of one ffmpeg run and
+// join the master playlist, each by an atomic replace, in ascending order. Until the ladder is complete the
+// approved row keeps a media heartbeat: an approved video with a heartbeat is one whose ladder is still being
+// built, and the sweep hands it to a new ladder job if that heartbeat stops and no job waits for it. The
+// master playlist on storage is what a resumed job trusts: a rendition it lists is complete (it is added only
+// after its folder is published), anything else is encoded again.
 //
 // One job at a time: the heartbeat is also a lease. A job claims a video only if nobody has written its
 // heartbeat for `staleSeconds` (or it was released), so a pg-boss retry of a job that is still running, or a
@@ -73,12 +75,26 @@ export const VIDEO_PROCESS_QUEUE: QueueSpec = {
   expireInSeconds: 3 * 3600,
   retryLimit: 1,
   retryDelaySeconds: 10,
-  // ffmpeg already uses every core for one ladder; two at once would only thrash.
+  // ffmpeg already uses every core for one encode; two at once would only thrash.
   concurrency: 1,
 };
 
-/** Two stages per upload; the rest is room for retries and restarts before giving up. */
-export const MAX_MEDIA_ATTEMPTS = 6;
+/**
+ * The higher renditions of a video that already plays. A queue of its own, so the process queue only ever
+ * holds first renditions; its ffmpeg runs at the lowest priority, so when both queues have work the CPU goes
+ * to the upload nobody can watch yet.
+ */
+export const VIDEO_LADDER_QUEUE: QueueSpec = {
+  name: 'video-ladder',
+  // 30 minutes of 1080p at a fifth of real time, and longer while first renditions take the CPU.
+  expireInSeconds: 4 * 3600,
+  retryLimit: 1,
+  retryDelaySeconds: 10,
+  concurrency: 1,
+};
+
+/** Three stages per upload; the rest is room for retries and restarts before giving up. */
+export const MAX_MEDIA_ATTEMPTS = 7;
 
 /** Posters (screenshot, thumbnail) are at most this on their long side: full screen on a phone. */
 const POSTER_MAX = 960;
@@ -90,10 +106,11 @@ export async function writeTile(dir: string, poster: string, size: { width: numb
   });
 }
 
-export type Stage = 'preprocess' | 'process';
+export type Stage = 'preprocess' | 'process' | 'ladder';
 const queueOf: Record<Stage, QueueSpec> = {
   preprocess: VIDEO_PREPROCESS_QUEUE,
   process: VIDEO_PROCESS_QUEUE,
+  ladder: VIDEO_LADDER_QUEUE,
 };
 
 export interface PipelineDeps {
@@ -452,8 +469,9 @@ async function fetchRendition(storage: MediaStorage, relativeDir: string, localD
 
 /**
  * Stage 2: the lowest rendition alone, published and approved as soon as it is encoded (the video plays from
- * then on), its progressive MP4, then the higher renditions in one run, each joining the master playlist.
- * A retry or a sweep resumes from what the master playlist on storage lists (see the top of this file).
+ * then on), and its progressive MP4; the higher renditions are handed to stage 3. A retry of an approved
+ * video does what is missing of that. A retry or a sweep resumes from what the master playlist on storage
+ * lists (see the top of this file).
  */
 export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }> {
   return ({ videoId }, job) =>
@@ -465,18 +483,41 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
       async (db) =>
         (await beginStage(db, videoId, ['preprocess', 'processing'], 'processing', deps.staleSeconds)) ??
         (await resumeLadder(db, videoId, deps.staleSeconds)),
-      async (video) => {
-        const original = await sourceOf(deps, video);
-        try {
-          await buildLadder(deps, video, original.path);
-        } finally {
-          await original.release();
-        }
-      },
+      (video) => withOriginal(deps, video, (source) => buildLadder(deps, video, source, 'process')),
     );
 }
 
-async function buildLadder(deps: PipelineDeps, video: VideoRow, source: string): Promise<void> {
+/**
+ * Stage 3: the higher renditions of an approved video, in one ffmpeg run at the lowest CPU priority, each
+ * joining the master playlist; anything of stage 2 found missing (a sweep's hand-over) is done first.
+ */
+export function ladderVideo(deps: PipelineDeps): JobHandler<{ videoId: number }> {
+  return ({ videoId }, job) =>
+    runStage(
+      deps,
+      VIDEO_LADDER_QUEUE,
+      videoId,
+      job,
+      (db) => resumeLadder(db, videoId, deps.staleSeconds),
+      (video) => withOriginal(deps, video, (source) => buildLadder(deps, video, source, 'ladder')),
+    );
+}
+
+async function withOriginal(deps: PipelineDeps, video: VideoRow, work: (source: string) => Promise<void>) {
+  const original = await sourceOf(deps, video);
+  try {
+    await work(original.path);
+  } finally {
+    await original.release();
+  }
+}
+
+async function buildLadder(
+  deps: PipelineDeps,
+  video: VideoRow,
+  source: string,
+  stage: 'process' | 'ladder',
+): Promise<void> {
   const { db, storage } = deps;
   const videoId = video.id;
   const info = await probeMedia(source);
@@ -498,7 +539,7 @@ async function buildLadder(deps: PipelineDeps, video: VideoRow, source: string):
     const published = await publishedRenditions(storage, dir, tmp);
     const listed = () => ladder.filter((r) => published.has(renditionName(r)));
 
-    const encode = async (renditions: Rendition[], scaler: 'area' | 'bicubic') => {
+    const encode = async (renditions: Rendition[], scaler: 'area' | 'bicubic', background = false) => {
       const outputs = renditions.map((rendition) => ({
         rendition,
         playlist: path.join(tmp, renditionName(rendition), 'index.m3u8'),
@@ -514,7 +555,7 @@ async function buildLadder(deps: PipelineDeps, video: VideoRow, source: string):
           outputs,
           scaler,
         }),
-        { timeoutMs: 120_000 + duration * 6_000 },
+        { timeoutMs: 120_000 + duration * (background ? 12_000 : 6_000), background },
       );
     };
     /**
@@ -598,7 +639,23 @@ async function buildLadder(deps: PipelineDeps, video: VideoRow, source: string):
     }
 
     const rest = ladder.filter((r) => !published.has(renditionName(r)));
-    if (rest.length > 0) await encode(rest, 'bicubic');
+    if (stage === 'process' && rest.length > 0) {
+      // Released before the ladder job exists, so it never finds the video still held by this one; the
+      // heartbeat stays set, the mark of an unfinished ladder.
+      const [current] = await db
+        .update(videos)
+        .set({ mediaHeartbeatAt: RELEASED })
+        .where(and(ownLease(videoId, video.mediaAttempts), eq(videos.status, 'approved')))
+        .returning({ id: videos.id });
+      if (!current) {
+        await discardIfDeleted(deps, videoId, dir);
+        return;
+      }
+      if (!deps.jobs) throw new Error('processing needs the job queue to hand over');
+      await enqueue(deps.jobs, videoId, 'ladder');
+      return;
+    }
+    if (rest.length > 0) await encode(rest, 'bicubic', true);
     // One run ends all of them at once; published one by one, lowest first, so the master only ever grows.
     for (const r of [...rest, undefined]) {
       if (r) await publish(r);
@@ -634,7 +691,11 @@ interface JobRow {
 export async function liveJobsOf(
   database: SqlExecutor,
   videoId: number,
-  queues: readonly string[] = [VIDEO_PREPROCESS_QUEUE.name, VIDEO_PROCESS_QUEUE.name],
+  queues: readonly string[] = [
+    VIDEO_PREPROCESS_QUEUE.name,
+    VIDEO_PROCESS_QUEUE.name,
+    VIDEO_LADDER_QUEUE.name,
+  ],
 ): Promise<JobRow[]> {
   const names = queues.map((_, i) => `$${i + 2}`).join(', ');
   const { rows } = await database.executeSql(
@@ -679,7 +740,7 @@ export async function sweepStuckVideos(
     if (rows.some((j) => j.state !== 'active' || (j.age ?? 0) < staleSeconds)) continue;
     for (const orphan of rows) await jobs.boss.cancel(orphan.name, orphan.id);
     const stage: Stage =
-      video.status === 'processing' || video.status === 'approved' ? 'process' : 'preprocess';
+      video.status === 'approved' ? 'ladder' : video.status === 'processing' ? 'process' : 'preprocess';
     const spec = queueOf[stage];
     // Worker processes sweep on their own; the singleton slot lets only one of them hand a video over.
     const sent = await jobs.send(
@@ -708,6 +769,7 @@ export async function startMediaWorkers(
 ): Promise<() => void> {
   await deps.jobs.work(VIDEO_PREPROCESS_QUEUE, preprocessVideo(deps));
   await deps.jobs.work(VIDEO_PROCESS_QUEUE, processVideo(deps));
+  await deps.jobs.work(VIDEO_LADDER_QUEUE, ladderVideo(deps));
   let running = Promise.resolve();
   const sweep = () => {
     running = running

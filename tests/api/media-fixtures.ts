@@ -1,5 +1,6 @@
 // Generated media for upload tests: real files made by the same ffmpeg the server runs, small and fast
 // unless a test is about size or length.
+import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ffmpeg, ffprobe } from '../../server/media/ffmpeg';
@@ -146,4 +147,35 @@ export async function probeFile(file: string) {
   );
   const json = JSON.parse(stdout) as { streams: ProbedStream[]; format: { duration: string } };
   return { streams: json.streams, duration: Number(json.format.duration) };
+}
+
+/** Niceness of this process's children named ffmpeg (/proc/{pid}/stat: ppid is field 4, nice field 19). */
+function childNiceness(): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (name.startsWith('ffmpeg') && Number(fields[1]) === process.pid) found.push(Number(fields[16]));
+    } catch {
+      // exited while we read
+    }
+  }
+  return found;
+}
+
+/** The CPU niceness levels the ffmpeg processes that `work` starts were seen at (sampled every 20 ms). */
+export async function ffmpegNicenessWhile(work: () => Promise<unknown>): Promise<number[]> {
+  const seen = new Set<number>();
+  const watch = setInterval(() => {
+    for (const level of childNiceness()) seen.add(level);
+  }, 20);
+  try {
+    await work();
+  } finally {
+    clearInterval(watch);
+  }
+  return [...seen].sort((a, b) => a - b);
 }

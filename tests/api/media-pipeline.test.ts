@@ -1,16 +1,18 @@
 // The media pipeline on real ffmpeg and real pg-boss: an accepted upload goes through preprocess and the
 // HLS ladder to approved; silent and rotated sources; a worker that died mid-job is replaced by the sweep;
-// a video that keeps failing ends in error; the lowest rendition plays before the rest exist, and a ladder
-// cut in the middle is finished by the next job without touching what was published.
+// a video that keeps failing ends in error; the lowest rendition plays before the rest exist, the rest are
+// a job of their own at the lowest CPU priority, and a ladder cut in the middle is finished by the next job
+// without touching what was published.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as t from '../../server/db/schema';
-import { ffmpeg, ffprobe } from '../../server/media/ffmpeg';
+import { configureBinaries, ffmpeg, ffprobe } from '../../server/media/ffmpeg';
 import {
   acceptUpload,
   enqueue,
+  ladderVideo,
   MAX_MEDIA_ATTEMPTS,
   type PipelineDeps,
   preprocessVideo,
@@ -18,12 +20,13 @@ import {
   startMediaWorkers,
   sweepStuckVideos,
   UNPUBLISHED_AT,
+  VIDEO_LADDER_QUEUE,
   VIDEO_PREPROCESS_QUEUE,
   VIDEO_PROCESS_QUEUE,
 } from '../../server/media/pipeline';
 import { type MediaStorage, videoMediaDir } from '../../server/media/storage';
 import { createTestContext, insertUser, type TestContext, waitForLadder } from './helpers';
-import { makeClip, probeFile, probeHls } from './media-fixtures';
+import { ffmpegNicenessWhile, makeClip, probeFile, probeHls } from './media-fixtures';
 
 const STALE_SECONDS = 3;
 
@@ -49,6 +52,15 @@ function pipelineOf(
     staleSeconds: STALE_SECONDS,
   };
 }
+
+/** The pg-boss jobs of a video, oldest first. */
+const jobStatesOf = async (ctx: TestContext, id: number) =>
+  (
+    (await ctx.database.executeSql(
+      `select name, state::text as state from pgboss.job where data->>'videoId' = $1 order by created_on`,
+      [String(id)],
+    )) as { rows: { name: string; state: string }[] }
+  ).rows;
 
 /** acceptUpload moves its file away: give it a copy. */
 async function accept(ctx: TestContext, source: string, userId: number) {
@@ -231,13 +243,7 @@ describe('the sweep', () => {
   });
   afterAll(() => ctx.close());
 
-  const jobStates = async (id: number) =>
-    (
-      (await ctx.database.executeSql(
-        `select name, state::text as state from pgboss.job where data->>'videoId' = $1 order by created_on`,
-        [String(id)],
-      )) as { rows: { name: string; state: string }[] }
-    ).rows;
+  const jobStates = (id: number) => jobStatesOf(ctx, id);
 
   it('starts a video that never got a job (a crash between the row and the queue)', async () => {
     const deps = pipelineOf(ctx);
@@ -386,14 +392,17 @@ describe('the ladder, lowest rendition first', () => {
     '#EXT-X-STREAM-INF:BANDWIDTH=1596000,RESOLUTION=540x960,CODECS="avc1.4d401f,mp4a.40.2"\n540p/index.m3u8\n' +
     '#EXT-X-STREAM-INF:BANDWIDTH=2896000,RESOLUTION=720x1280,CODECS="avc1.4d401f,mp4a.40.2"\n720p/index.m3u8\n';
 
-  it('approves and serves the video with its lowest rendition while the others are still encoding', async () => {
+  it('approves and serves the video with its lowest rendition, and leaves the others to a ladder job', async () => {
     const id = await preprocessed();
-    const { reached: atSecond, release, gate } = heldGate();
-    const storage = storageStoppingAt('/540p', gate);
-    const running = processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0));
-    await atSecond;
+    // With priorities on (as the server runs), the first rendition at MEDIA_NICENESS.
+    configureBinaries({ mediaNiceness: 10 });
+    onTestFinished(() => configureBinaries({}));
+    expect(await ffmpegNicenessWhile(() => processVideo(pipelineOf(ctx))({ videoId: id }, job(0)))).toEqual([
+      10,
+    ]);
 
-    // Playable now: approved, one rendition, its MP4, and the mark of a ladder still being built.
+    // Playable now: approved, one rendition, its MP4, the mark of a ladder still being built, and the
+    // higher renditions waiting on a queue of their own (the next upload's lowest one goes first).
     const early = await row(id);
     const folder = videoMediaDir(early);
     expect(early.status).toBe('approved');
@@ -412,9 +421,13 @@ describe('the ladder, lowest rendition first', () => {
     expect(probe.duration).toBeCloseTo(3, 0);
     expect((await served(`/media/${folder}/360p.mp4`)).statusCode).toBe(200);
     expect((await served(`/media/${folder}/540p/index.m3u8`)).statusCode).toBe(404);
+    expect(await jobStatesOf(ctx, id)).toContainEqual({ name: VIDEO_LADDER_QUEUE.name, state: 'created' });
 
-    release();
-    await running;
+    // The rest at the lowest priority: when both queues have work, the CPU goes to the video nobody can
+    // watch yet.
+    expect(await ffmpegNicenessWhile(() => ladderVideo(pipelineOf(ctx))({ videoId: id }, job(0)))).toEqual([
+      19,
+    ]);
     const done = await row(id);
     expect(done).toMatchObject({ status: 'approved', mediaHeartbeatAt: null });
     expect(done.approvedAt?.getTime()).toBe(early.approvedAt?.getTime());
@@ -429,7 +442,7 @@ describe('the ladder, lowest rendition first', () => {
       expect(media).toContain('#EXT-X-ENDLIST');
     }
     expect(await fs.readdir(ctx.storage.privateAbs('tmp'))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('keeps the mark of an unfinished ladder until a one-rendition video has its MP4', async () => {
     // A 360x640 upload: its ladder is the one rendition it is approved with, and the MP4 still follows.
@@ -453,9 +466,10 @@ describe('the ladder, lowest rendition first', () => {
 
   it('leaves a video alone while another job is building its ladder, then lets a retry in at once', async () => {
     const id = await preprocessed();
+    await processVideo(pipelineOf(ctx))({ videoId: id }, job(0));
     const { reached: atSecond, release, gate } = heldGate();
     const storage = storageStoppingAt('/540p', gate);
-    const first = processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0));
+    const first = ladderVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0));
     await atSecond;
     const during = await row(id);
     const folder = videoMediaDir(during);
@@ -463,6 +477,7 @@ describe('the ladder, lowest rendition first', () => {
 
     // What pg-boss does when a job outlives its expiry, or a sweep on another machine: a second job for the
     // same video while the first still beats. It must not encode, publish or clear anything of the first's.
+    await ladderVideo(pipelineOf(ctx))({ videoId: id }, job(1));
     await processVideo(pipelineOf(ctx))({ videoId: id }, job(1));
     const after = await row(id);
     expect(after.mediaAttempts).toBe(during.mediaAttempts);
@@ -482,28 +497,30 @@ describe('the ladder, lowest rendition first', () => {
 
     // A job that throws hands the video back at once: pg-boss's retry does not wait for the lease to go stale.
     const again = await preprocessed();
+    await processVideo(pipelineOf(ctx))({ videoId: again }, job(0));
     const failing = storageStoppingAt('/540p', async () => {
       throw new Error('disk full');
     });
     await expect(
-      processVideo({ ...pipelineOf(ctx), storage: failing })({ videoId: again }, job(0)),
+      ladderVideo({ ...pipelineOf(ctx), storage: failing })({ videoId: again }, job(0)),
     ).rejects.toThrow('disk full');
-    await processVideo(pipelineOf(ctx))({ videoId: again }, job(1));
+    await ladderVideo(pipelineOf(ctx))({ videoId: again }, job(1));
     expect(await row(again)).toMatchObject({ status: 'approved', mediaHeartbeatAt: null });
   }, 90_000);
 
   it('finishes a ladder whose worker died after the lowest rendition, without redoing or repeating any', async () => {
     const id = await preprocessed();
+    await processVideo(pipelineOf(ctx))({ videoId: id }, job(0));
     const storage = storageStoppingAt('/540p', async () => {
       throw new Error('worker killed');
     });
-    // The first attempt dies while the higher renditions are being published; pg-boss would retry it.
-    await expect(processVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0))).rejects.toThrow(
+    // The ladder job dies while the higher renditions are being published; pg-boss would retry it.
+    await expect(ladderVideo({ ...pipelineOf(ctx), storage })({ videoId: id }, job(0))).rejects.toThrow(
       'worker killed',
     );
     const cut = await row(id);
     const folder = videoMediaDir(cut);
-    expect(cut).toMatchObject({ status: 'approved', mediaAttempts: 2 });
+    expect(cut).toMatchObject({ status: 'approved', mediaAttempts: 3 });
     expect(cut.mediaHeartbeatAt).not.toBeNull();
     expect(await fs.readFile(ctx.storage.abs(`${folder}/master.m3u8`), 'utf8')).toBe(MASTER_360);
     const lowest = ctx.storage.abs(`${folder}/360p/seg_000.ts`);
@@ -512,11 +529,12 @@ describe('the ladder, lowest rendition first', () => {
     await fs.mkdir(ctx.storage.abs(`${folder}/540p`), { recursive: true });
     await fs.writeFile(ctx.storage.abs(`${folder}/540p/index.m3u8`), '#EXTM3U\n#EXT-X-TARGETDURATION:2\n');
 
-    // No job left for it and the heartbeat stale: the sweep hands the approved video back to processing.
-    // (With the other tests' process jobs, sent by preprocessVideo and never taken here.)
-    await ctx.database.executeSql(`delete from pgboss.job where data->>'videoId' = $1 or name = $2`, [
+    // No job left for it and the heartbeat stale: the sweep hands the approved video to a ladder job.
+    // (With the other tests' process and ladder jobs, sent by the stages before and never taken here.)
+    await ctx.database.executeSql(`delete from pgboss.job where data->>'videoId' = $1 or name in ($2, $3)`, [
       String(id),
       VIDEO_PROCESS_QUEUE.name,
+      VIDEO_LADDER_QUEUE.name,
     ]);
     await ctx.database.db
       .update(t.videos)
@@ -525,15 +543,15 @@ describe('the ladder, lowest rendition first', () => {
     expect(await sweepStuckVideos(pipelineOf(ctx))).toEqual([id]);
     // A worker takes the job the sweep sent (run here rather than by started workers, which would stay
     // subscribed to the queue and race the next test's own calls).
-    const [handed] = await pipelineOf(ctx).jobs.boss.fetch<{ videoId: number }>(VIDEO_PROCESS_QUEUE.name);
+    const [handed] = await pipelineOf(ctx).jobs.boss.fetch<{ videoId: number }>(VIDEO_LADDER_QUEUE.name);
     expect(handed?.data).toEqual({ videoId: id });
-    await processVideo(pipelineOf(ctx))({ videoId: id }, job(0));
+    await ladderVideo(pipelineOf(ctx))({ videoId: id }, job(0));
     {
       const done = await row(id);
       expect(done).toMatchObject({ status: 'approved', mediaHeartbeatAt: null });
       // Still the same approval, never withdrawn; the lowest rendition was not encoded again.
       expect(done.approvedAt?.getTime()).toBe(cut.approvedAt?.getTime());
-      expect(done.mediaAttempts).toBe(3);
+      expect(done.mediaAttempts).toBe(4);
       expect(done.renditions?.map((r) => r.height)).toEqual([640, 960, 1280]);
       expect((await fs.stat(lowest)).mtimeMs).toBe(before.mtimeMs);
       expect(await fs.readFile(ctx.storage.abs(`${folder}/master.m3u8`), 'utf8')).toBe(MASTER_ALL);
@@ -553,6 +571,7 @@ describe('the ladder, lowest rendition first', () => {
   it('approves without encoding again when the master was published but the row never said so', async () => {
     const id = await preprocessed();
     await processVideo(pipelineOf(ctx))({ videoId: id }, job(0));
+    await ladderVideo(pipelineOf(ctx))({ videoId: id }, job(0));
     const first = await row(id);
     const folder = videoMediaDir(first);
     const lowest = await fs.stat(ctx.storage.abs(`${folder}/360p/seg_000.ts`));
