@@ -32,8 +32,11 @@ test.describe('wide screens and ads', () => {
   });
 
   test('an instream ad plays before a video and can be skipped after 5 s', async ({ page, request }) => {
-    const feed = await (await request.get('/v1/videos?per_page=3')).json();
-    const creative = feed.data[2].playlistUrl;
+    // Any video of the feed longer than the 5 s before Skip: a clip uploaded by another test may be shorter,
+    // and an ad that ends by itself never offers Skip.
+    const feed = await (await request.get('/v1/videos?per_page=30')).json();
+    const creative = feed.data.find((v: { duration: number }) => v.duration >= 8)?.playlistUrl;
+    expect(creative).toBeTruthy();
     await page.route('**/ads.json', (route) =>
       route.fulfill({
         json: [
@@ -48,6 +51,12 @@ test.describe('wide screens and ads', () => {
         ],
       }),
     );
+    // The ad's controls load on demand, here after the slot has started playing the ad: an ad already under
+    // way when they arrive is not one that failed to start.
+    await page.route('**/assets/InstreamAd-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     // The ads list can arrive after the first video shows (more so now that the feed's code is preloaded): a
     // step taken before it rightly plays no ad, so the step waits for it.
     const adsServed = page.waitForResponse('**/ads.json');

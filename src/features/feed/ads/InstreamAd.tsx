@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { type RefObject, useEffect, useEffectEvent, useState } from 'react';
 import type { AdPlacement } from '../sidebar/sidebar';
 
 /** Spec §9: an instream ad can be skipped after 5 s. */
@@ -21,7 +21,6 @@ export function InstreamAd({
   onDone: () => void;
 }) {
   const [elapsed, setElapsed] = useState(0);
-  const started = useRef(false);
   const done = useEffectEvent(onDone);
 
   useEffect(() => {
@@ -30,21 +29,18 @@ export function InstreamAd({
       done();
       return;
     }
-    const onPlaying = () => {
-      started.current = true;
-    };
     const onTime = () => setElapsed(video.currentTime);
     const end = () => done();
-    video.addEventListener('playing', onPlaying);
     video.addEventListener('timeupdate', onTime);
     video.addEventListener('ended', end);
     video.addEventListener('error', end);
+    // Judged by the element, not by a 'playing' event: the slot may start the ad before this overlay's code
+    // has loaded, and an ad already playing must not be cut at 4 s.
     const giveUp = setTimeout(() => {
-      if (!started.current) done();
+      if (video.currentTime === 0) done();
     }, START_TIMEOUT_MS);
     return () => {
       clearTimeout(giveUp);
-      video.removeEventListener('playing', onPlaying);
       video.removeEventListener('timeupdate', onTime);
       video.removeEventListener('ended', end);
       video.removeEventListener('error', end);
