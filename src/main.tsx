@@ -6,6 +6,7 @@ import { discoverGender, prefetchDiscover } from './api/discover';
 import { prefetchFeedPage } from './api/videos';
 import { ErrorBoundary } from './app/RouteError';
 import { AppRoutes, preloadEntryScreen } from './app/router';
+import { applyAppStyles } from './app/styles';
 import { homeQuery } from './features/feed/sources';
 import { startOutbox } from './offline/sync';
 import { readAuth } from './state/auth';
@@ -19,6 +20,9 @@ import './app/app.css';
 listenForInstallPrompt(appStore);
 
 preloadEntryScreen(window.location.pathname);
+
+// index.html only preloads the app's stylesheets, so the splash paints without waiting for them.
+const styled = applyAppStyles();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
@@ -38,6 +42,7 @@ if (window.location.pathname === '/') {
 // one long task. The commit, the module evaluation before it and the renders after data arrives are still
 // long tasks (see the blocking figure of `npm run bench -- PWA`). The splash in index.html stays until the
 // whole first screen commits, so nothing half-drawn shows.
+await styled;
 const reactRoot = createRoot(root);
 startTransition(() => {
   reactRoot.render(

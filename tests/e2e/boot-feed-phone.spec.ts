@@ -46,3 +46,33 @@ test('the first feed page is asked for once, before the app code has arrived', a
   expect(again.feedRequests).toEqual([first.feedRequests[0]]);
   expect(again.feedStart).toBeLessThan(again.entryArrived);
 });
+
+test('the splash paints before the stylesheets arrive, and the app never renders without them', async ({
+  page,
+}) => {
+  // The app's stylesheets held, as on a slow network; everything else comes at once.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/[^/]+\.css$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  // Painted: the splash (its style is inline), while no stylesheet has come.
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByType('paint').map((entry) => entry.name)))
+    .toContain('first-contentful-paint');
+  await expect(page.locator('#root .boot')).toBeVisible();
+  // The modules arrive meanwhile, but the app waits for its styles rather than render unstyled.
+  await page.waitForTimeout(1000);
+  await expect(page.locator('#root .boot')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+  release();
+  await expect(current(page).locator('video')).toHaveAttribute('src', /\.m3u8/);
+  // Styled: the tab bar sits fixed at the bottom, not where the browser's default would put it.
+  const tabBar = page.getByRole('navigation', { name: 'Main' });
+  await expect(tabBar).toBeVisible();
+  expect(await tabBar.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+});
