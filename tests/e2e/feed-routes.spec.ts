@@ -1,26 +1,11 @@
 import { expect, type Page, test } from 'playwright/test';
 import { writeKv } from './device';
 import { toast } from './members';
+import { closeRatingPrompt } from './rating-prompt';
 import { signedIn } from './sign-in';
 
 // Issue 5 acceptance, phone project only (see playwright.config.ts): long swipes in order, every feed route, a logged-in viewer.
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
-
-/**
- * The prompt opens in an effect after the move commits: two frames after the new position shows, it is open
- * if it is going to be. A check before that can miss it, and the next swipe then lands on the sheet (which
- * rightly owns its drags) instead of the feed.
- */
-async function closeRatingPrompt(page: Page) {
-  await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-  );
-  const prompt = page.getByRole('dialog', { name: 'Rate this video' });
-  if (await prompt.isVisible()) {
-    await page.keyboard.press('Escape');
-    await expect(prompt).toBeHidden();
-  }
-}
 
 async function swipe(page: Page, dy: number) {
   const box = await page.getByRole('feed').boundingBox();

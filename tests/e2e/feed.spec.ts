@@ -1,6 +1,7 @@
 import { expect, type Page, test } from 'playwright/test';
 import { readKv } from './device';
 import { toast } from './members';
+import { closeRatingPrompt, ratingPromptShown } from './rating-prompt';
 
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
 const position = async (page: Page) => Number(await current(page).getAttribute('aria-posinset'));
@@ -16,15 +17,6 @@ async function drag(page: Page, dx: number, dy: number) {
   await page.mouse.down();
   for (let i = 1; i <= 6; i++) await page.mouse.move(x + (dx * i) / 6, y + (dy * i) / 6);
   await page.mouse.up();
-}
-
-/** The rating prompt comes after a random 2 to 5 videos; tests that are about something else close it. */
-async function closeRatingPrompt(page: Page) {
-  const prompt = page.getByRole('dialog', { name: 'Rate this video' });
-  if (await prompt.isVisible()) {
-    await page.keyboard.press('Escape');
-    await expect(prompt).toBeHidden();
-  }
 }
 
 const playingTime = (page: Page) =>
@@ -129,7 +121,7 @@ test.describe('feed player', () => {
     await expect(current(page).locator('video')).toBeVisible();
     const prompt = page.getByRole('dialog', { name: 'Rate this video' });
     let moves = 0;
-    while (!(await prompt.isVisible()) && moves < 5) {
+    while (!(await ratingPromptShown(page)) && moves < 5) {
       await page.waitForTimeout(600);
       await page.keyboard.press('PageDown');
       moves++;

@@ -3,6 +3,7 @@
 // and answers of 503 at the network boundary.
 import { expect, type Page, test } from 'playwright/test';
 import { readKv } from './device';
+import { closeRatingPrompt } from './rating-prompt';
 
 interface Video {
   id: number;
@@ -47,14 +48,6 @@ async function dismissRatingPromptWhenItShows(page: Page) {
   await page.addLocatorHandler(page.getByRole('dialog', { name: 'Rate this video' }), async () => {
     await page.keyboard.press('Escape');
   });
-}
-
-async function closeRatingPrompt(page: Page) {
-  const prompt = page.getByRole('dialog', { name: 'Rate this video' });
-  if (await prompt.isVisible()) {
-    await page.keyboard.press('Escape');
-    await expect(prompt).toBeHidden();
-  }
 }
 
 /** The server's counters for one video, and whether it knows this guest liked it. */
