@@ -68,6 +68,40 @@ test.describe('feed player', () => {
     expect(await playingTime(page)).toBeLessThan(1.5);
   });
 
+  test('through hls.js, the next video waits at its first frame, so a swipe does not play through a gap', async ({
+    page,
+  }) => {
+    // Native HLS hidden, as in browsers without it: the slots are fed by hls.js (MediaSource).
+    await page.addInitScript(() => {
+      const canPlayType = HTMLMediaElement.prototype.canPlayType;
+      HTMLMediaElement.prototype.canPlayType = function (type: string) {
+        return /mpegurl/i.test(type) ? '' : canPlayType.call(this, type);
+      };
+    });
+    await page.goto('/');
+    await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.3);
+    // The demo clips' first frame is 67 ms into their timeline (the encoder's B-frame delay).
+    const next = page.locator('[role=feed] article[aria-posinset="2"] video');
+    const startAndTime = () =>
+      next.evaluate((el: HTMLVideoElement) => ({
+        start: el.buffered.length ? el.buffered.start(0) : 0,
+        time: el.currentTime,
+      }));
+    await expect.poll(async () => (await startAndTime()).start, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => {
+        const { start, time } = await startAndTime();
+        return time === start;
+      })
+      .toBe(true);
+    expect(await next.evaluate((el: HTMLVideoElement) => el.paused)).toBe(true);
+
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => position(page)).toBe(2);
+    await closeRatingPrompt(page);
+    await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.2);
+  });
+
   test('once the first video plays, the start of the one after the next is fetched too', async ({ page }) => {
     const fetched: string[] = [];
     page.on('requestfinished', (r) => fetched.push(new URL(r.url()).pathname));

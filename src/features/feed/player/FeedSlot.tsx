@@ -17,7 +17,7 @@ import { Spinner } from '../../../ui/Spinner';
 import type { AdPlacement } from '../sidebar/sidebar';
 import { type SlotAction, SlotActions } from './SlotActions';
 import { SlotInfo } from './SlotInfo';
-import { usePlayback } from './usePlayback';
+import { holdAtFirstFrame, usePlayback } from './usePlayback';
 import { useSlotSource } from './useSlotSource';
 import { useViewCount } from './useViewCount';
 
@@ -143,6 +143,7 @@ export function FeedSlot({
         }}
         // Enough is buffered to start (whether or not autoplay is allowed): the neighbours may load now.
         onCanPlay={active ? onStarted : undefined}
+        onLoadedData={active ? undefined : (event) => holdAtFirstFrame(event.currentTarget)}
         onPause={() => setPaused(true)}
         onWaiting={() => setStalledId(videoId ?? null)}
         // An ad's end and errors are the ad overlay's to handle: they hand the slot back to its video.

@@ -1,6 +1,22 @@
 import { type RefObject, useEffect } from 'react';
 
 /**
+ * Where a video's first frame is. Through hls.js a video's timeline can begin a frame or two before its first
+ * frame (the encoder's B-frame delay: 67 ms for the demo clips); played from 0, the clock runs through that
+ * gap before a new frame shows, about 70 ms of every swipe. A gap of half a second or more is left alone.
+ */
+export function firstFrameTime(video: HTMLVideoElement): number {
+  const start = video.buffered.length > 0 ? video.buffered.start(0) : 0;
+  return start > 0 && start < 0.5 ? start : 0;
+}
+
+/** A slot buffering ahead waits at its first frame, so the swipe that brings it starts without a seek. */
+export function holdAtFirstFrame(video: HTMLVideoElement) {
+  const start = firstFrameTime(video);
+  if (video.paused && video.currentTime === 0 && start > 0) video.currentTime = start;
+}
+
+/**
  * What the slot's <video> does as the feed moves: the current video starts from the top (autoplay may be
  * refused, which `onRefused` shows as paused), the others pause; a sheet or the profile panel holds it where
  * it is; each tap on the stage toggles it.
@@ -29,7 +45,10 @@ export function usePlayback(
     const element = ref.current;
     if (!element || videoId === undefined) return;
     if (active) {
-      element.currentTime = 0;
+      // A seek, even to where it already is, drops the buffered next video to HAVE_METADATA until it ends:
+      // only a video that has played (one come back to) is rewound.
+      const start = firstFrameTime(element);
+      if (element.currentTime !== start) element.currentTime = start;
       // Autoplay may be refused (power saving); the paused state then shows the play hint.
       void element.play().catch(onRefused);
     } else {
