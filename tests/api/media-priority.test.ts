@@ -10,21 +10,24 @@ describe('media tools', () => {
     expect(mediaNiceness).toBe(10);
     configureBinaries({ mediaNiceness });
     onTestFinished(() => configureBinaries({}));
-    const oneAndAHalfSeconds = [
+    // Read at its own pace (-re), so it runs for the half second the sampling needs however fast the
+    // machine: unpaced, a fast one finished before the first sample.
+    const halfASecond = [
       '-v',
       'error',
+      '-re',
       '-f',
       'lavfi',
       '-i',
-      'testsrc2=size=640x360:rate=30',
+      'testsrc2=size=320x180:rate=30',
       '-t',
-      '1.5',
+      '0.5',
       '-f',
       'null',
       '-',
     ];
-    expect(await ffmpegNicenessWhile(() => ffmpeg(oneAndAHalfSeconds))).toEqual([10]);
+    expect(await ffmpegNicenessWhile(() => ffmpeg(halfASecond))).toEqual([10]);
     // Work that may wait (a video's higher renditions once it plays) yields to all of it.
-    expect(await ffmpegNicenessWhile(() => ffmpeg(oneAndAHalfSeconds, { background: true }))).toEqual([19]);
+    expect(await ffmpegNicenessWhile(() => ffmpeg(halfASecond, { background: true }))).toEqual([19]);
   });
 });
