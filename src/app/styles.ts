@@ -1,5 +1,5 @@
 /**
- * Applies the stylesheets index.html only preloads (vite.config.ts, deferAppStyles) and resolves once they
+ * Applies the stylesheets index.html only preloads (vite.config.ts, paintFirst) and resolves once they
  * are in, so the first render is never unstyled. In development there are none: Vite injects styles itself.
  */
 export function applyAppStyles(): Promise<void> {

@@ -34,10 +34,12 @@ export function InstreamAd({
     video.addEventListener('timeupdate', onTime);
     video.addEventListener('ended', end);
     video.addEventListener('error', end);
-    // Judged by the element, not by a 'playing' event: the slot may start the ad before this overlay's code
-    // has loaded, and an ad already playing must not be cut at 4 s.
+    // Judged by the element's clock, not by a 'playing' event: the slot may start the ad before this overlay's
+    // code has loaded (an ad already playing must not be cut at 4 s), and a slot that buffered it ahead waits
+    // at its first frame, not at 0 (usePlayback's holdAtFirstFrame).
+    const from = video.currentTime;
     const giveUp = setTimeout(() => {
-      if (video.currentTime === 0) done();
+      if (video.currentTime <= from) done();
     }, START_TIMEOUT_MS);
     return () => {
       clearTimeout(giveUp);
