@@ -170,6 +170,7 @@ async function insertRows(db: Db, videoCount: number) {
       const owner = videoOwners[i % videoOwners.length] as string;
       const title = demoTitle(i);
       const views = Math.floor(200 + rand(i) * 250_000);
+      const likes = Math.floor(views * (0.03 + rand(i + 100) * 0.12));
       const [video] = await tx
         .insert(t.videos)
         .values({
@@ -183,7 +184,12 @@ async function insertRows(db: Db, videoCount: number) {
           // Staggered over the past days: the newest demo clip is the first of the feed.
           publishAt: new Date(now - (videoCount - i) * 37 * 60_000),
           viewCount: views,
-          likeCount: Math.floor(views * (0.03 + rand(i + 100) * 0.12)),
+          likeCount: likes,
+          // Discover's 'this week' carousels rank by these, and a clip published within the week has had
+          // some of its counts this week. Demo counts have no like or view rows behind them, so the weekly
+          // sweep never takes these off: the demo keeps its carousels, as it keeps its all-time counts.
+          weekViewCount: Math.ceil(views * (0.1 + rand(i + 200) * 0.6)),
+          weekLikeCount: Math.ceil(likes * (0.1 + rand(i + 300) * 0.6)),
         })
         .returning({ id: t.videos.id });
       const id = video?.id as number;

@@ -59,6 +59,14 @@ describe('demo seed', () => {
     expect(contests[0].title).toBe('Loop of the month');
   });
 
+  it("fills Discover's four ranked carousels, the two 'this week' ones too", async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/discover' });
+    expect(res.statusCode).toBe(200);
+    const { videos } = res.json();
+    for (const group of ['liked_weekly', 'liked_all_time', 'viewed_weekly', 'viewed_all_time'])
+      expect(videos[group], group).toHaveLength(VIDEOS);
+  });
+
   it('writes a valid HLS stream: vertical 540x960 H.264 + AAC, 5 to 15 s, 2 s segments', async () => {
     const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
     const master = ctx.storage.abs(video?.playlistPath ?? '');
