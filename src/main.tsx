@@ -5,11 +5,12 @@ import { BrowserRouter } from 'react-router';
 import { discoverGender, prefetchDiscover } from './api/discover';
 import { prefetchFeedPage } from './api/videos';
 import { ErrorBoundary } from './app/RouteError';
-import { AppRoutes, preloadEntryScreen } from './app/router';
+import { AppRoutes, opensOnFeed, preloadEntryScreen } from './app/router';
 import { applyAppStyles } from './app/styles';
 import { homeQuery } from './features/feed/sources';
 import { startOutbox } from './offline/sync';
 import { readAuth } from './state/auth';
+import { afterFirstVideo } from './state/firstVideo';
 import { listenForInstallPrompt } from './state/install';
 import { hydratePersisted } from './state/persisted';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from './state/preferences';
@@ -69,6 +70,9 @@ if (readAuth()) {
   }, 500);
 }
 
+// A feed whose first video never plays (an empty list, a broken file) still gets its worker.
+const FIRST_VIDEO_WAIT_MS = 10_000;
+
 // In development a service worker would serve stale modules over Vite's; it only exists in builds.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   // First visit: the worker takes this page over once installed (clientsClaim), but what the page fetched
@@ -84,11 +88,15 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) {
       { once: true },
     );
   }
-  void import('virtual:pwa-register').then(({ registerSW }) => {
-    const updateSW = registerSW({
-      // Prompt flow: the waiting worker only takes over when the user agrees, never mid-video. The outer arrow
-      // is jotai's updater form, needed because the stored value is itself a function.
-      onNeedRefresh: () => appStore.set(swUpdateAtom, () => () => updateSW(true)),
+  // Installing the worker downloads the whole precache (about 250 KB): on a feed that waits until the first
+  // video can play, which on Slow 4G is seconds of bandwidth the first video no longer shares (issue 17).
+  void afterFirstVideo(opensOnFeed(window.location.pathname) ? FIRST_VIDEO_WAIT_MS : 0)
+    .then(() => import('virtual:pwa-register'))
+    .then(({ registerSW }) => {
+      const updateSW = registerSW({
+        // Prompt flow: the waiting worker only takes over when the user agrees, never mid-video. The outer arrow
+        // is jotai's updater form, needed because the stored value is itself a function.
+        onNeedRefresh: () => appStore.set(swUpdateAtom, () => () => updateSW(true)),
+      });
     });
-  });
 }

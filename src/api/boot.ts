@@ -1,12 +1,13 @@
-// The home feed's first page is asked for by a few lines of script inline in index.html, before any module
-// has downloaded (issue 17: the request chain before the first frame). That script cannot read IndexedDB
-// synchronously, where the guest id lives, so the app leaves it the exact URL to ask for in localStorage:
-// written each time the home feed starts, read by the next page load. A guess that no longer matches (new
-// preferences, a sign-in) is simply not used: apiFetch adopts the boot request only for an identical URL.
+// The first screen's data is asked for by a few lines of script inline in index.html, before any module has
+// downloaded (issue 17: the request chain before the first frame or picture): the home feed's first page on
+// `/`, the discover answer on `/discover`. That script cannot read IndexedDB synchronously, where the guest id
+// and preferences live, so the app leaves it the exact URL to ask for in localStorage: written each time the
+// screen loads, read by the next page load. A guess that no longer matches (new preferences, a sign-in) is
+// simply not used: apiFetch adopts the boot request only for an identical URL.
 import { guestGetUrl } from './http';
 
-/** Read by the inline script in index.html: keep the two in step. */
-const BOOT_FEED_KEY = 'shortcams.bootFeed';
+/** Read by the inline script in index.html (`shortcams.boot${kind}`): keep the two in step. */
+const BOOT_KEYS = { feed: 'shortcams.bootFeed', discover: 'shortcams.bootDiscover' } as const;
 
 export interface BootRequest {
   url: string;
@@ -15,25 +16,25 @@ export interface BootRequest {
 
 declare global {
   interface Window {
-    /** Set by index.html's boot script when it started the home feed's first page. */
-    __shortcamsBootFeed?: BootRequest;
+    /** Set by index.html's boot script when it started the first screen's request. */
+    __shortcamsBoot?: BootRequest;
   }
 }
 
-/** The boot script's request, handed over once: a later load of the feed must go to the network. */
-export function takeBootFeed(): BootRequest | undefined {
-  const boot = window.__shortcamsBootFeed;
-  window.__shortcamsBootFeed = undefined;
+/** The boot script's request, handed over once: a later load of the screen must go to the network. */
+export function takeBootRequest(): BootRequest | undefined {
+  const boot = window.__shortcamsBoot;
+  window.__shortcamsBoot = undefined;
   return boot;
 }
 
-/** What the next page load's boot script should ask for: this feed URL as this viewer would send it. */
-export async function rememberBootFeed(path: string): Promise<void> {
+/** What the next page load's boot script should ask for on this screen: `path` as this viewer would send it. */
+export async function rememberBootRequest(screen: keyof typeof BOOT_KEYS, path: string): Promise<void> {
   const url = await guestGetUrl(path).catch(() => null);
   try {
-    if (url) localStorage.setItem(BOOT_FEED_KEY, url);
-    else localStorage.removeItem(BOOT_FEED_KEY);
+    if (url) localStorage.setItem(BOOT_KEYS[screen], url);
+    else localStorage.removeItem(BOOT_KEYS[screen]);
   } catch {
-    // No storage (private mode): every visit just starts the feed from the app, as before.
+    // No storage (private mode): every visit just starts the screen's request from the app, as before.
   }
 }

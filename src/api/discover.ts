@@ -4,6 +4,7 @@ import {
   type SearchResponse,
   searchResponseSchema,
 } from '../contract/discover';
+import { rememberBootRequest, takeBootRequest } from './boot';
 import { apiFetch } from './http';
 import { toQuery } from './query';
 
@@ -20,7 +21,8 @@ let early: { url: string; answer: Promise<DiscoverResponse> } | undefined;
  */
 export function prefetchDiscover(gender: string | undefined) {
   const url = `/v1/discover${toQuery({ gender })}`;
-  const answer = apiFetch(url, { schema: discoverResponseSchema });
+  // index.html's script may have sent this very request already (see boot.ts): apiFetch takes it over then.
+  const answer = apiFetch(url, { schema: discoverResponseSchema, adopt: takeBootRequest() });
   answer.catch(() => undefined);
   early = { url, answer };
 }
@@ -28,6 +30,8 @@ export function prefetchDiscover(gender: string | undefined) {
 /** GET /v1/discover: the same for every viewer of a gender choice; the service worker keeps a copy. */
 export function fetchDiscover(gender: string | undefined, signal?: AbortSignal): Promise<DiscoverResponse> {
   const url = `/v1/discover${toQuery({ gender })}`;
+  // The next visit's boot script asks for this answer before the app's code has loaded (src/api/boot.ts).
+  void rememberBootRequest('discover', url);
   if (early?.url === url) {
     const { answer } = early;
     early = undefined;

@@ -6,7 +6,7 @@ import {
   videoDeleteResponseSchema,
   videoListSchema,
 } from '../contract/video';
-import { takeBootFeed } from './boot';
+import { takeBootRequest } from './boot';
 import { apiFetch } from './http';
 import { toQuery } from './query';
 
@@ -30,7 +30,7 @@ let early: { url: string; answer: Promise<VideoList> } | undefined;
  */
 export function prefetchFeedPage(url: string) {
   // index.html's script may have sent this very request already (see boot.ts): apiFetch takes it over then.
-  const answer = apiFetch(url, { schema: videoListSchema, adopt: takeBootFeed() });
+  const answer = apiFetch(url, { schema: videoListSchema, adopt: takeBootRequest() });
   answer.catch(() => undefined);
   early = { url, answer };
 }

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { type RouteObject, useLocation, useNavigationType, useRoutes } from 'react-router';
+import { matchRoutes, type RouteObject, useLocation, useNavigationType, useRoutes } from 'react-router';
 import { backgroundOf, NavigationTypeContext } from '../state/panel';
 import { AppLayout } from './layout';
 import { ProfilePanel } from './ProfilePanel';
@@ -180,6 +180,12 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** Whether `pathname` opens on a feed of videos: the home screen or any of the feed routes. */
+export function opensOnFeed(pathname: string): boolean {
+  const type = (matchRoutes(routes, pathname)?.at(-1)?.route.element as { type?: unknown } | undefined)?.type;
+  return type === HomeScreen || type === FeedScreen;
+}
 
 /**
  * Declarative routing (useRoutes in a BrowserRouter), not a data router: no screen uses loaders or actions,

@@ -1,8 +1,9 @@
 import { expect, type Page, test } from 'playwright/test';
 import { readKv } from './device';
 
-// Issue 17: index.html's inline script asks for the home feed's first page before the app's code has
-// arrived, and the app takes that answer over instead of asking a second time. Phone project only.
+// Issue 17: index.html's inline script asks for the first screen's data (the home feed's first page, the
+// discover answer) before the app's code has arrived, and the app takes that answer over instead of asking a
+// second time. Phone project only.
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
 
 // Routing switches the HTTP cache off, so each visit downloads the entry again, and late; the service worker
@@ -45,6 +46,50 @@ test('the first feed page is asked for once, before the app code has arrived', a
   const again = await visit(page);
   expect(again.feedRequests).toEqual([first.feedRequests[0]]);
   expect(again.feedStart).toBeLessThan(again.entryArrived);
+});
+
+test("/discover: its answer and the first carousel's thumbnails are asked for before the app code", async ({
+  page,
+}) => {
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  const visitDiscover = async () => {
+    const discoverRequests: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname === '/v1/discover') discoverRequests.push(request.url());
+    };
+    page.on('request', onRequest);
+    await page.goto('/discover');
+    const firstTile = page.locator('.discover-body .video-tile-media img').first();
+    await expect(firstTile).toBeVisible();
+    page.off('request', onRequest);
+    const thumbnail = await firstTile.evaluate((img: HTMLImageElement) => img.currentSrc);
+    const timing = await page.evaluate((thumbnail) => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const start = (test: (url: URL) => boolean) =>
+        entries.find((e) => test(new URL(e.name)))?.startTime ?? Number.NaN;
+      return {
+        discoverStart: start((url) => url.pathname === '/v1/discover'),
+        thumbnailStart: start((url) => url.href === thumbnail),
+        entryArrived:
+          entries.find((e) => /\/assets\/index-[^/]+\.js$/.test(e.name))?.responseEnd ?? Number.NaN,
+      };
+    }, thumbnail);
+    return { discoverRequests, ...timing };
+  };
+
+  const first = await visitDiscover();
+  expect(first.discoverRequests).toHaveLength(1);
+  expect(first.discoverRequests[0]).toContain(`gender=m&guest_id=${await readKv(page, 'guestId')}`);
+  expect(first.discoverStart).toBeLessThan(first.entryArrived);
+  // The picture the first screenful shows was on its way before React could have asked for it.
+  expect(first.thumbnailStart).toBeLessThan(first.entryArrived);
+
+  const again = await visitDiscover();
+  expect(again.discoverRequests).toEqual([first.discoverRequests[0]]);
+  expect(again.thumbnailStart).toBeLessThan(again.entryArrived);
 });
 
 test('the splash paints before the stylesheets arrive, and the app never renders without them', async ({

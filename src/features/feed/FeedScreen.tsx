@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
-import { rememberBootFeed } from '../../api/boot';
+import { rememberBootRequest } from '../../api/boot';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
@@ -35,7 +35,7 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   const { list, loadMore, retry } = useFeedList(source, start, generation);
   // The next visit's boot script asks for this first page before the app's code has loaded (src/api/boot.ts).
   useEffect(() => {
-    if (route === 'home') void rememberBootFeed(source.firstUrl);
+    if (route === 'home') void rememberBootRequest('feed', source.firstUrl);
   }, [route, source.firstUrl]);
   const wide = useMediaQuery(WIDE_QUERY);
   const ads = useAdPlacements(wide);

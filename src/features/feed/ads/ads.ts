@@ -1,20 +1,8 @@
 import { useEffect, useState } from 'react';
+import { afterFirstVideo } from '../../../state/firstVideo';
 import type { AdPlacement } from '../sidebar/sidebar';
 
 let placements: Promise<AdPlacement[]> | undefined;
-
-let firstVideoReady: () => void = () => undefined;
-const firstVideo = new Promise<void>((resolve) => {
-  firstVideoReady = resolve;
-});
-
-/**
- * The feed's first video can play: only now may /ads.json go out, so that on a slow network it never
- * competes with the first video's playlist and segments (issue 17).
- */
-export function markFirstVideoReady() {
-  firstVideoReady();
-}
 
 // A feed whose first video never gets ready (an empty list, a broken file) still gets its ads.
 const FIRST_VIDEO_WAIT_MS = 10_000;
@@ -25,7 +13,8 @@ const FIRST_VIDEO_WAIT_MS = 10_000;
  * viewer and the feed.
  */
 export function loadAdPlacements(): Promise<AdPlacement[]> {
-  placements ??= Promise.race([firstVideo, new Promise((wait) => setTimeout(wait, FIRST_VIDEO_WAIT_MS))])
+  // Only once the first video can play: on a slow network it must not compete with that video (issue 17).
+  placements ??= afterFirstVideo(FIRST_VIDEO_WAIT_MS)
     .then(() => fetch('/ads.json', { credentials: 'omit' }))
     .then((res) => (res.ok ? res.json() : []))
     .then((json: unknown) => (Array.isArray(json) ? (json as AdPlacement[]).filter(isPlacement) : []))

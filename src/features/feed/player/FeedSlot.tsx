@@ -17,7 +17,7 @@ import { Spinner } from '../../../ui/Spinner';
 import type { AdPlacement } from '../sidebar/sidebar';
 import { type SlotAction, SlotActions } from './SlotActions';
 import { SlotInfo } from './SlotInfo';
-import { holdAtFirstFrame, usePlayback } from './usePlayback';
+import { holdAtFirstFrame, usePlayback, whenFrameShown } from './usePlayback';
 import { useSlotSource } from './useSlotSource';
 import { useViewCount } from './useViewCount';
 
@@ -41,7 +41,7 @@ interface SlotProps {
    * slow network the video on screen does not share the bandwidth with the ones beside it.
    */
   load: boolean;
-  /** Called when the current slot's video can start playing. */
+  /** Called when the current slot's video shows its first frame, or autoplay is refused. */
   onStarted?: () => void;
   style: CSSProperties;
   /** Move without the slide animation (recycled slot, or following the finger). */
@@ -115,7 +115,18 @@ export function FeedSlot({
     if (online) retryFailed();
   }, [online]);
 
-  usePlayback(ref, { active, held, tapSignal, videoId, adSrc, onRefused: () => setPaused(true) });
+  usePlayback(ref, {
+    active,
+    held,
+    tapSignal,
+    videoId,
+    adSrc,
+    onRefused: () => {
+      setPaused(true);
+      // No autoplay here: the viewer starts it with a tap, and the neighbours need not wait for that.
+      if (active) onStarted?.();
+    },
+  });
   const markViewed = useViewCount(videoId, active, ad !== undefined);
 
   return (
@@ -131,18 +142,20 @@ export function FeedSlot({
       <video
         ref={ref}
         className="feed-video"
-        poster={ad ? undefined : (video?.thumbnailUrl ?? undefined)}
+        // A neighbour's poster waits with its video (`load`): on Slow 4G one large poster took the
+        // bandwidth of the first video's segments for seconds (issue 17).
+        poster={ad || !load ? undefined : (video?.thumbnailUrl ?? undefined)}
         muted={muted}
         playsInline
         loop={!autoscroll && !ad}
         preload={active || near ? 'auto' : 'metadata'}
-        onPlaying={() => {
+        onPlaying={(event) => {
           setPaused(false);
           setStalledId(null);
           markViewed();
+          // The video on screen shows its first frame: the neighbours may load now.
+          if (active && onStarted) whenFrameShown(event.currentTarget, onStarted);
         }}
-        // Enough is buffered to start (whether or not autoplay is allowed): the neighbours may load now.
-        onCanPlay={active ? onStarted : undefined}
         onLoadedData={active ? undefined : (event) => holdAtFirstFrame(event.currentTarget)}
         onPause={() => setPaused(true)}
         onWaiting={() => setStalledId(videoId ?? null)}

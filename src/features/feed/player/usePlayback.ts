@@ -17,6 +17,17 @@ export function holdAtFirstFrame(video: HTMLVideoElement) {
 }
 
 /**
+ * Calls `then` once the video's first frame is on screen. 'playing' and 'canplay' come earlier: Chromium's
+ * own HLS player reports both after the first segment and, on a slow network, shows its first frame only
+ * once the second has arrived (2 s later on Slow 4G), so whatever the feed started on them took that
+ * segment's bandwidth. Where frames are not reported (no requestVideoFrameCallback), 'playing' it is.
+ */
+export function whenFrameShown(video: HTMLVideoElement, then: () => void) {
+  if ('requestVideoFrameCallback' in video) video.requestVideoFrameCallback(() => then());
+  else then();
+}
+
+/**
  * What the slot's <video> does as the feed moves: the current video starts from the top (autoplay may be
  * refused, which `onRefused` shows as paused), the others pause; a sheet or the profile panel holds it where
  * it is; each tap on the stage toggles it.

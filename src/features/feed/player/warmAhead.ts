@@ -3,7 +3,7 @@
 // grows while a fresh upload's ladder finishes, so it is asked again), so by the time the video becomes the
 // next slot and buffers, its start is already on the device and a quick swiper does not wait on the network.
 // Not the service worker's cache: sending every segment of the video playing through the worker would add
-// a hop to each of them, and the HTTP cache is what the <video> element (native HLS) and hls.js both read.
+// a hop to each of them, and the HTTP cache is what hls.js reads. Only for hls.js (see playsHlsNatively).
 // The same chain as index.html's boot script for the first video, which cannot import this module.
 
 import { playlistUris } from '../../../contract/playlist';
@@ -23,10 +23,21 @@ async function text(url: string): Promise<string | null> {
   return response.ok ? response.text() : null;
 }
 
-/** Fire and forget; nothing on a data-saving connection, nothing twice. */
+let native: boolean | undefined;
+/**
+ * A browser's own HLS player reads playlists and segments with range requests that never use the HTTP cache
+ * (measured in Chromium: every one went to the network again, a second visit's too): there a warmed copy is
+ * only mobile data spent twice. hls.js fetches through the HTTP cache.
+ */
+const playsHlsNatively = () => {
+  native ??= document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== '';
+  return native;
+};
+
+/** Fire and forget; nothing on a data-saving connection, nothing twice, nothing for a native HLS player. */
 export function warmFirstSegment(playlistUrl: string): void {
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
-  if (connection?.saveData || warmed.has(playlistUrl)) return;
+  if (connection?.saveData || playsHlsNatively() || warmed.has(playlistUrl)) return;
   if (warmed.size >= MAX_REMEMBERED) warmed.clear();
   warmed.add(playlistUrl);
   void (async () => {
