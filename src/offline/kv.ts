@@ -39,19 +39,20 @@ export const deleteKv = async (key: keyof KvSchema) => del(key, kv());
 let guestId: Promise<string> | undefined;
 
 /**
- * On a first visit index.html's boot script picks the guest id itself, to ask for the home feed with it
- * before any module has run, and leaves it here (localStorage: the script cannot wait for IndexedDB).
+ * index.html's boot script asks for the first screen's data with the guest id before any module has run, and
+ * it cannot wait for IndexedDB: so the device's id is mirrored in localStorage. On a first visit the script
+ * picks one and leaves it there; once the app knows the id, it writes it back, so that a returning visitor
+ * opening a screen for the first time (no URL remembered for it yet) is asked for under their own id.
  */
 const BOOT_GUEST_KEY = 'shortcams.bootGuestId';
 
-function takeBootGuestId(): string | undefined {
-  // The service worker shares this module and has no localStorage.
-  const storage = (
-    globalThis as { localStorage?: { getItem(key: string): string | null; removeItem(key: string): void } }
-  ).localStorage;
+type BootStorage = { getItem(key: string): string | null; setItem(key: string, value: string): void };
+// The service worker shares this module and has no localStorage.
+const bootStorage = () => (globalThis as { localStorage?: BootStorage }).localStorage;
+
+function bootGuestId(): string | undefined {
   try {
-    const id = storage?.getItem(BOOT_GUEST_KEY);
-    storage?.removeItem(BOOT_GUEST_KEY);
+    const id = bootStorage()?.getItem(BOOT_GUEST_KEY);
     return id && /^[0-9a-f-]{36}$/i.test(id) ? id : undefined;
   } catch {
     // No storage (the service worker, a private mode): an id of our own.
@@ -59,15 +60,22 @@ function takeBootGuestId(): string | undefined {
   }
 }
 
+function mirrorGuestId(id: string) {
+  try {
+    bootStorage()?.setItem(BOOT_GUEST_KEY, id);
+  } catch {
+    // No storage: the boot script then guesses, and the app asks again under the right id.
+  }
+}
+
 /** The guest's id, generated once per device and kept (spec §3: guestId). */
 export function getGuestId(): Promise<string> {
   guestId ??= (async () => {
     const known = await readKv('guestId').catch(() => undefined);
-    const boot = takeBootGuestId();
-    if (known) return known;
-    const fresh = boot ?? crypto.randomUUID();
-    await writeKv('guestId', fresh).catch(() => undefined);
-    return fresh;
+    const id = known ?? bootGuestId() ?? crypto.randomUUID();
+    if (!known) await writeKv('guestId', id).catch(() => undefined);
+    mirrorGuestId(id);
+    return id;
   })();
   return guestId;
 }

@@ -80,6 +80,9 @@ test("/discover: its answer and the first carousel's thumbnails are asked for be
     return { discoverRequests, ...timing };
   };
 
+  // A returning visitor (the home feed seen once) opens Discover for the first time: no URL is remembered for
+  // it yet, and the script asks under the device's own guest id, not a guess the app would not adopt.
+  await visit(page);
   const first = await visitDiscover();
   expect(first.discoverRequests).toHaveLength(1);
   expect(first.discoverRequests[0]).toContain(`gender=m&guest_id=${await readKv(page, 'guestId')}`);
