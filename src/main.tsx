@@ -70,9 +70,6 @@ if (readAuth()) {
   }, 500);
 }
 
-// A feed whose first video never plays (an empty list, a broken file) still gets its worker.
-const FIRST_VIDEO_WAIT_MS = 10_000;
-
 // In development a service worker would serve stale modules over Vite's; it only exists in builds.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   // First visit: the worker takes this page over once installed (clientsClaim), but what the page fetched
@@ -89,8 +86,9 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     );
   }
   // Installing the worker downloads the whole precache (about 250 KB): on a feed that waits until the first
-  // video can play, which on Slow 4G is seconds of bandwidth the first video no longer shares (issue 17).
-  void afterFirstVideo(opensOnFeed(window.location.pathname) ? FIRST_VIDEO_WAIT_MS : 0)
+  // video shows a frame (10 s at most), which on Slow 4G is seconds of bandwidth the first video no longer
+  // shares (issue 17).
+  void afterFirstVideo(opensOnFeed(window.location.pathname) ? undefined : 0)
     .then(() => import('virtual:pwa-register'))
     .then(({ registerSW }) => {
       const updateSW = registerSW({

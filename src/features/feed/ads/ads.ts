@@ -4,17 +4,15 @@ import type { AdPlacement } from '../sidebar/sidebar';
 
 let placements: Promise<AdPlacement[]> | undefined;
 
-// A feed whose first video never gets ready (an empty list, a broken file) still gets its ads.
-const FIRST_VIDEO_WAIT_MS = 10_000;
-
 /**
  * The operator's ad placements, from /ads.json so they change without a rebuild, asked for once the first
  * video is ready. Anything wrong with the file or the network means no ads: ads must never stand between a
  * viewer and the feed.
  */
 export function loadAdPlacements(): Promise<AdPlacement[]> {
-  // Only once the first video can play: on a slow network it must not compete with that video (issue 17).
-  placements ??= afterFirstVideo(FIRST_VIDEO_WAIT_MS)
+  // Only once the first video shows a frame (or 10 s on, for a feed whose video never does): on a slow
+  // network it must not compete with that video (issue 17).
+  placements ??= afterFirstVideo()
     .then(() => fetch('/ads.json', { credentials: 'omit' }))
     .then((res) => (res.ok ? res.json() : []))
     .then((json: unknown) => (Array.isArray(json) ? (json as AdPlacement[]).filter(isPlacement) : []))

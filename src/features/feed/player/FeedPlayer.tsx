@@ -47,7 +47,7 @@ export function FeedPlayer({
   const current = Math.min(index, Math.max(videos.length - 1, 0));
   const onScreen = videos[current];
   const slots = useMemo(() => assignSlots(current, videos.length), [current, videos.length]);
-  // Until the first video plays, it alone uses the network (see FeedSlot's `load`).
+  // Until the first video shows a frame, it alone uses the network (see FeedSlot's `load`).
   const [started, setStarted] = useState(false);
   const onStarted = useCallback(() => {
     setStarted(true);

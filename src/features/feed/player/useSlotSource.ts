@@ -3,6 +3,17 @@ import { type RefObject, useEffect, useEffectEvent, useRef } from 'react';
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
 
+let nativeHls: boolean | undefined;
+/**
+ * Whether the browser's own player plays HLS; elsewhere hls.js does. The two fetch differently: the browser's
+ * player reads with range requests that never use the HTTP cache (measured in Chromium: every one went to the
+ * network again, a second visit's too), hls.js reads through it.
+ */
+export function playsHlsNatively(): boolean {
+  nativeHls ??= document.createElement('video').canPlayType(HLS_MIME) !== '';
+  return nativeHls;
+}
+
 type HlsModule = typeof import('hls.js');
 let hlsModule: Promise<HlsModule> | undefined;
 // One download for all three slots, and only for browsers without native HLS.
@@ -51,7 +62,7 @@ export function useSlotSource(
     }
     let cancelled = false;
     const isPlaylist = /\.m3u8(?:$|[?#])/i.test(src);
-    if (!isPlaylist || video.canPlayType(HLS_MIME) !== '') {
+    if (!isPlaylist || playsHlsNatively()) {
       video.src = src;
       return;
     }

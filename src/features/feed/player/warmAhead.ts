@@ -7,6 +7,7 @@
 // The same chain as index.html's boot script for the first video, which cannot import this module.
 
 import { playlistUris } from '../../../contract/playlist';
+import { playsHlsNatively } from './useSlotSource';
 
 const warmed = new Set<string>();
 /** Enough to never fetch a start twice in a session's feed, small enough to stay a few KB. */
@@ -23,18 +24,10 @@ async function text(url: string): Promise<string | null> {
   return response.ok ? response.text() : null;
 }
 
-let native: boolean | undefined;
 /**
- * A browser's own HLS player reads playlists and segments with range requests that never use the HTTP cache
- * (measured in Chromium: every one went to the network again, a second visit's too): there a warmed copy is
- * only mobile data spent twice. hls.js fetches through the HTTP cache.
+ * Fire and forget; nothing on a data-saving connection, nothing twice, and nothing for a native HLS player,
+ * which never reads a warmed copy (see playsHlsNatively): there it would only spend mobile data twice.
  */
-const playsHlsNatively = () => {
-  native ??= document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== '';
-  return native;
-};
-
-/** Fire and forget; nothing on a data-saving connection, nothing twice, nothing for a native HLS player. */
 export function warmFirstSegment(playlistUrl: string): void {
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
   if (connection?.saveData || playsHlsNatively() || warmed.has(playlistUrl)) return;
