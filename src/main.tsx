@@ -20,7 +20,7 @@ import './app/app.css';
 
 listenForInstallPrompt(appStore);
 
-preloadEntryScreen(window.location.pathname);
+const entryScreen = preloadEntryScreen(window.location.pathname);
 
 // index.html only preloads the app's stylesheets, so the splash paints without waiting for them.
 const styled = applyAppStyles();
@@ -43,7 +43,7 @@ if (window.location.pathname === '/') {
 // one long task. The commit, the module evaluation before it and the renders after data arrives are still
 // long tasks (see the blocking figure of `npm run bench -- PWA`). The splash in index.html stays until the
 // whole first screen commits, so nothing half-drawn shows.
-await styled;
+await Promise.all([styled, entryScreen]);
 const reactRoot = createRoot(root);
 startTransition(() => {
   reactRoot.render(

@@ -1,88 +1,71 @@
-import { lazy, Suspense } from 'react';
+import { isValidElement, type ReactNode, Suspense } from 'react';
 import { matchRoutes, type RouteObject, useLocation, useNavigationType, useRoutes } from 'react-router';
+import { readAuth } from '../state/auth';
 import { backgroundOf, NavigationTypeContext } from '../state/panel';
 import { AppLayout } from './layout';
+import { type LazyScreen, lazyScreen } from './lazyScreen';
 import { ProfilePanel } from './ProfilePanel';
 import { RequireAuth } from './RequireAuth';
 
 // Every screen is its own chunk: the shell ships only the layout, and a screen costs bytes when opened.
 const loadHome = () => import('../features/feed/HomeScreen');
 const loadDiscover = () => import('../features/discover/DiscoverScreen');
-const HomeScreen = lazy(() => loadHome().then((m) => ({ default: m.HomeScreen })));
-const ProfileScreen = lazy(() =>
-  import('../features/profile/ProfileScreen').then((m) => ({ default: m.ProfileScreen })),
+const HomeScreen = lazyScreen(() => loadHome().then((m) => m.HomeScreen));
+const ProfileScreen = lazyScreen(() =>
+  import('../features/profile/ProfileScreen').then((m) => m.ProfileScreen),
 );
-const TagScreen = lazy(() => import('../features/tags/TagScreen').then((m) => ({ default: m.TagScreen })));
-const PageScreen = lazy(() =>
-  import('../features/pages/PageScreen').then((m) => ({ default: m.PageScreen })),
+const TagScreen = lazyScreen(() => import('../features/tags/TagScreen').then((m) => m.TagScreen));
+const PageScreen = lazyScreen(() => import('../features/pages/PageScreen').then((m) => m.PageScreen));
+const NotFound = lazyScreen(() => import('./not-found').then((m) => m.NotFound));
+const FeedScreen = lazyScreen(() => import('../features/feed/FeedScreen').then((m) => m.FeedScreen));
+const DiscoverScreen = lazyScreen(() => loadDiscover().then((m) => m.DiscoverScreen));
+const StudioScreen = lazyScreen(() => import('../features/studio/StudioScreen').then((m) => m.StudioScreen));
+const GeoBlockingScreen = lazyScreen(() =>
+  import('../features/geo/GeoBlockingScreen').then((m) => m.GeoBlockingScreen),
 );
-const NotFound = lazy(() => import('./not-found').then((m) => ({ default: m.NotFound })));
-const FeedScreen = lazy(() => import('../features/feed/FeedScreen').then((m) => ({ default: m.FeedScreen })));
-const DiscoverScreen = lazy(() => loadDiscover().then((m) => ({ default: m.DiscoverScreen })));
-const StudioScreen = lazy(() =>
-  import('../features/studio/StudioScreen').then((m) => ({ default: m.StudioScreen })),
+const ValidationScreen = lazyScreen(() =>
+  import('../features/verification/ValidationScreen').then((m) => m.ValidationScreen),
 );
-const GeoBlockingScreen = lazy(() =>
-  import('../features/geo/GeoBlockingScreen').then((m) => ({ default: m.GeoBlockingScreen })),
+const StatsScreen = lazyScreen(() => import('../features/stats/StatsScreen').then((m) => m.StatsScreen));
+const RegisterScreen = lazyScreen(() =>
+  import('../features/auth/RegisterScreen').then((m) => m.RegisterScreen),
 );
-const ValidationScreen = lazy(() =>
-  import('../features/verification/ValidationScreen').then((m) => ({ default: m.ValidationScreen })),
+const LoginScreen = lazyScreen(() => import('../features/auth/LoginScreen').then((m) => m.LoginScreen));
+const LoginLinkScreen = lazyScreen(() =>
+  import('../features/auth/LoginLinkScreen').then((m) => m.LoginLinkScreen),
 );
-const StatsScreen = lazy(() =>
-  import('../features/stats/StatsScreen').then((m) => ({ default: m.StatsScreen })),
+const ForgotPasswordScreen = lazyScreen(() =>
+  import('../features/auth/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen),
 );
-const RegisterScreen = lazy(() =>
-  import('../features/auth/RegisterScreen').then((m) => ({ default: m.RegisterScreen })),
-);
-const LoginScreen = lazy(() =>
-  import('../features/auth/LoginScreen').then((m) => ({ default: m.LoginScreen })),
-);
-const LoginLinkScreen = lazy(() =>
-  import('../features/auth/LoginLinkScreen').then((m) => ({ default: m.LoginLinkScreen })),
-);
-const ForgotPasswordScreen = lazy(() =>
-  import('../features/auth/ForgotPasswordScreen').then((m) => ({ default: m.ForgotPasswordScreen })),
-);
-const AccountScreen = lazy(() =>
-  import('../features/account/AccountScreen').then((m) => ({ default: m.AccountScreen })),
+const AccountScreen = lazyScreen(() =>
+  import('../features/account/AccountScreen').then((m) => m.AccountScreen),
 );
 // Screens that open one after the other share a chunk and one loader (each import site costs the shell).
 const loadSettings = () => import('../features/settings');
-const SettingsScreen = lazy(() => loadSettings().then((m) => ({ default: m.SettingsScreen })));
-const DetailsScreen = lazy(() => loadSettings().then((m) => ({ default: m.DetailsScreen })));
-const GenderScreen = lazy(() => loadSettings().then((m) => ({ default: m.GenderScreen })));
-const PasswordScreen = lazy(() => loadSettings().then((m) => ({ default: m.PasswordScreen })));
-const ChannelColorScreen = lazy(() => loadSettings().then((m) => ({ default: m.ChannelColorScreen })));
+const SettingsScreen = lazyScreen(() => loadSettings().then((m) => m.SettingsScreen));
+const DetailsScreen = lazyScreen(() => loadSettings().then((m) => m.DetailsScreen));
+const GenderScreen = lazyScreen(() => loadSettings().then((m) => m.GenderScreen));
+const PasswordScreen = lazyScreen(() => loadSettings().then((m) => m.PasswordScreen));
+const ChannelColorScreen = lazyScreen(() => loadSettings().then((m) => m.ChannelColorScreen));
 const loadSupport = () => import('../features/support');
-const SupportScreen = lazy(() => loadSupport().then((m) => ({ default: m.SupportScreen })));
-const HelpScreen = lazy(() => loadSupport().then((m) => ({ default: m.HelpScreen })));
-const FollowingScreen = lazy(() =>
-  import('../features/following/FollowingScreen').then((m) => ({ default: m.FollowingScreen })),
+const SupportScreen = lazyScreen(() => loadSupport().then((m) => m.SupportScreen));
+const HelpScreen = lazyScreen(() => loadSupport().then((m) => m.HelpScreen));
+const FollowingScreen = lazyScreen(() =>
+  import('../features/following/FollowingScreen').then((m) => m.FollowingScreen),
 );
-const RatingListScreen = lazy(() =>
-  import('../features/rating/RatingListScreen').then((m) => ({ default: m.RatingListScreen })),
+const RatingListScreen = lazyScreen(() =>
+  import('../features/rating/RatingListScreen').then((m) => m.RatingListScreen),
 );
-const ChannelsScreen = lazy(() =>
-  import('../features/channels/ChannelsScreen').then((m) => ({ default: m.ChannelsScreen })),
+const ChannelsScreen = lazyScreen(() =>
+  import('../features/channels/ChannelsScreen').then((m) => m.ChannelsScreen),
 );
 
-/**
- * The two screens most visits open (the home feed, and discover from a home-screen shortcut or a link):
- * their code starts downloading at once, beside the device's preferences, rather than after the first render
- * asks for it.
- */
-export function preloadEntryScreen(pathname: string) {
-  const load = pathname === '/' ? loadHome : pathname === '/discover' ? loadDiscover : undefined;
-  void load?.().catch(() => undefined);
-}
-const CreatorPromo = lazy(() => import('./CreatorPromo').then((m) => ({ default: m.CreatorPromo })));
-const UploadScreen = lazy(() =>
-  import('../features/upload/UploadScreen').then((m) => ({ default: m.UploadScreen })),
-);
+const CreatorPromo = lazyScreen(() => import('./CreatorPromo').then((m) => m.CreatorPromo));
+const UploadScreen = lazyScreen(() => import('../features/upload/UploadScreen').then((m) => m.UploadScreen));
 // The account home's upload list: its own small chunk, which loads the queue only when this device holds
 // an upload of the account.
-const UploadQueueSection = lazy(() =>
-  import('../features/upload/UploadQueueSection').then((m) => ({ default: m.UploadQueueSection })),
+const UploadQueueSection = lazyScreen(() =>
+  import('../features/upload/UploadQueueSection').then((m) => m.UploadQueueSection),
 );
 
 /** Behind the login wrapper (spec §2): without a token and user id, /login instead. */
@@ -181,10 +164,29 @@ export const routes: RouteObject[] = [
   },
 ];
 
+/** The screen `pathname` opens on: the route's element, or for a login wrapper the one it will show. */
+function entryScreenOf(pathname: string): unknown {
+  const element = matchRoutes(routes, pathname)?.at(-1)?.route.element;
+  if (!isValidElement(element)) return undefined;
+  if (element.type !== RequireAuth) return element.type;
+  const { children, guest } = element.props as { children?: ReactNode; guest?: ReactNode };
+  const shown = readAuth() ? children : guest;
+  return isValidElement(shown) ? shown.type : undefined;
+}
+
 /** Whether `pathname` opens on a feed of videos: the home screen or any of the feed routes. */
 export function opensOnFeed(pathname: string): boolean {
-  const type = (matchRoutes(routes, pathname)?.at(-1)?.route.element as { type?: unknown } | undefined)?.type;
-  return type === HomeScreen || type === FeedScreen;
+  const screen = entryScreenOf(pathname);
+  return screen === HomeScreen || screen === FeedScreen;
+}
+
+/**
+ * The first screen's code, asked for at once beside the device's preferences; main.tsx renders once it is
+ * in, so the first commit is the screen rather than a fallback (see lazyScreen).
+ */
+export function preloadEntryScreen(pathname: string): Promise<unknown> {
+  const screen = entryScreenOf(pathname) as Partial<LazyScreen<object>> | undefined;
+  return screen?.preload?.().catch(() => undefined) ?? Promise.resolve();
 }
 
 /**

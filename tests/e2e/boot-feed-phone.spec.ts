@@ -124,3 +124,39 @@ test('the splash paints before the stylesheets arrive, and the app never renders
   await expect(tabBar).toBeVisible();
   expect(await tabBar.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
 });
+
+test('the first screen replaces the splash directly, with no loading spinner in between', async ({
+  page,
+}) => {
+  // A screen's loading fallback (the spinner the layout shows while a screen's code loads) committed on the
+  // first render: React then held the screen back until 300 ms after it, the first video's request with it.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __fallbackShown: boolean };
+    w.__fallbackShown = false;
+    const FALLBACK = '.app-main > .spinner-fill';
+    new MutationObserver((mutations) => {
+      // The fallback comes either on its own or inside the whole layout, at the first commit.
+      const nodes = mutations.flatMap((mutation) => Array.from(mutation.addedNodes));
+      if (
+        nodes.some(
+          (node) => node instanceof Element && (node.matches(FALLBACK) || node.querySelector(FALLBACK)),
+        )
+      )
+        w.__fallbackShown = true;
+    }).observe(document, { subtree: true, childList: true });
+  });
+  const fallbackShown = () =>
+    page.evaluate(() => (window as unknown as { __fallbackShown: boolean }).__fallbackShown);
+
+  await page.goto('/');
+  await expect(current(page).locator('video')).toHaveAttribute('src', /\.m3u8/);
+  expect(await fallbackShown()).toBe(false);
+
+  await page.goto('/discover');
+  await expect(page.getByRole('heading', { name: 'Discover', level: 1 })).toBeVisible();
+  expect(await fallbackShown()).toBe(false);
+
+  await page.goto('/support');
+  await expect(page.getByRole('heading', { name: 'User details', level: 1 })).toBeVisible();
+  expect(await fallbackShown()).toBe(false);
+});
