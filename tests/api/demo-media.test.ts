@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from '../../server/media/demo';
 import { ffmpeg, ffprobe } from '../../server/media/ffmpeg';
-import { liveJobsOf, sweepStuckVideos } from '../../server/media/pipeline';
+import { liveJobsOf, POSTER_MAX_BYTES, sweepStuckVideos } from '../../server/media/pipeline';
 import { videoMediaDir } from '../../server/media/storage';
 import { seedDemo } from '../../server/seed';
 import { demoCreators, demoPages } from '../../server/seed/content';
@@ -117,6 +117,15 @@ describe('demo seed', () => {
     expect(ranged.headers['content-range']).toMatch(/^bytes 0-187\/\d+$/);
     expect(ranged.rawPayload.length).toBe(188);
     expect(ranged.rawPayload[0]).toBe(0x47); // MPEG-TS sync byte
+  });
+
+  it('keeps every poster light enough not to hold back the first segments, busy patterns too', async () => {
+    const all = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id);
+    for (const video of all) {
+      const poster = await fs.readFile(ctx.storage.abs(video.thumbnailPath ?? ''));
+      expect(poster.length, `poster of video ${video.id}`).toBeLessThanOrEqual(POSTER_MAX_BYTES);
+      expect(poster.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    }
   });
 
   it('refuses paths that escape the media folder', async () => {
