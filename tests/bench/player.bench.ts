@@ -14,12 +14,16 @@ const SLOW_4G = {
   uploadThroughput: (750 * 1024) / 8,
 };
 
-/** ms from navigation start to the first presented frame of the video on screen. */
+/** How long a first frame may take before the bench gives up on it (and says so) rather than hang. */
+const FIRST_FRAME_GIVE_UP_MS = 30_000;
+
+/** ms from navigation start to the first presented frame of the video on screen; NaN when none came. */
 async function firstFrame(page: Page, url: string): Promise<number> {
   await page.goto(url);
   return page.evaluate(
-    () =>
+    (giveUpMs) =>
       new Promise<number>((resolve) => {
+        setTimeout(() => resolve(Number.NaN), giveUpMs);
         const wait = () => {
           const video = document.querySelector<HTMLVideoElement>(
             '[role=feed] article[aria-hidden=false] video',
@@ -29,6 +33,7 @@ async function firstFrame(page: Page, url: string): Promise<number> {
         };
         wait();
       }),
+    FIRST_FRAME_GIVE_UP_MS,
   );
 }
 
@@ -92,7 +97,11 @@ const bothGenders = (context: BrowserContext) =>
 const defineNameHelper = (context: BrowserContext) =>
   context.addInitScript('globalThis.__name = globalThis.__name || ((fn) => fn);');
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+/** Of the runs that showed a frame (NaN: none came in time, listed in the spread as such). */
+const median = (xs: number[]) => {
+  const shown = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return shown[Math.floor(shown.length / 2)] ?? Number.NaN;
+};
 
 /**
  * Where Chromium plays HLS natively, hls.js never loads: hiding native support shows the path of browsers
@@ -217,21 +226,23 @@ const FAST_4G = {
   uploadThroughput: (1.5 * 1024 * 1024) / 8,
 };
 
-/** ms from navigation start to the first presented frame of the page's only <video>. */
+/** ms from navigation start to the first presented frame of the page's only <video>; NaN when none came. */
 async function bareFirstFrame(page: Page, url: string): Promise<number> {
   await page.goto(url);
   return page.evaluate(
-    () =>
+    (giveUpMs) =>
       new Promise<number>((resolve) => {
+        setTimeout(() => resolve(Number.NaN), giveUpMs);
         const video = document.querySelector('video');
         video?.requestVideoFrameCallback(() => resolve(performance.now()));
       }),
+    FIRST_FRAME_GIVE_UP_MS,
   );
 }
 
 const spread = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
-  return `${median(xs).toFixed(0)} ms (${sorted.map((x) => x.toFixed(0)).join(', ')})`;
+  return `${median(xs).toFixed(0)} ms (${sorted.map((x) => (Number.isFinite(x) ? x.toFixed(0) : 'no frame')).join(', ')})`;
 };
 
 /**
@@ -273,6 +284,10 @@ export async function firstFrameVsBareBench(): Promise<Record<string, string>> {
           const cold = await measure();
           if (which === 'app') await page.evaluate(() => navigator.serviceWorker.ready);
           const warm = await measure();
+          // Progress on stderr: a full run takes minutes, and a stuck step shows where it is.
+          console.error(
+            `  ${label} run ${run + 1} ${which}: cold ${cold.toFixed(0)} ms, warm ${warm.toFixed(0)} ms`,
+          );
           (which === 'app' ? app : bare).cold.push(cold);
           (which === 'app' ? app : bare).warm.push(warm);
           await context.close();

@@ -166,6 +166,36 @@ test.describe('offline', () => {
     }
   });
 
+  test('a video watched once plays its start again from the device, offline too', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(120_000);
+    await dismissRatingPromptWhenItShows(page);
+    const list = await openDiscover(page);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const carousel = page.getByRole('region', { name: 'Most viewed all time' });
+    const title = list[0]?.title ?? '';
+    const playedSeconds = () =>
+      current(page)
+        .locator('video')
+        .evaluate((v: HTMLVideoElement) => v.currentTime);
+
+    // Watched online for a moment: the worker keeps its playlists and first segments as the player asks.
+    await carousel.getByRole('link', { name: title, exact: true }).click();
+    await expect(current(page)).toHaveAttribute('aria-label', title);
+    for (const _ of [0, 1]) await page.getByRole('button', { name: 'Got it' }).click();
+    await expect.poll(playedSeconds, { timeout: 30_000 }).toBeGreaterThan(1);
+    await expect.poll(() => cacheSize(page, 'video-starts')).toBeGreaterThanOrEqual(3);
+
+    // Offline, the same video from the cached discover: it plays again, where before it stayed on its poster.
+    await context.setOffline(true);
+    await page.goto('/discover');
+    await carousel.getByRole('link', { name: title, exact: true }).click();
+    await expect(current(page)).toHaveAttribute('aria-label', title);
+    await expect.poll(playedSeconds, { timeout: 30_000 }).toBeGreaterThan(1);
+  });
+
   test('a server answering 503 for a while loses nothing, and retries keep their keys', async ({
     page,
     request,
