@@ -160,3 +160,38 @@ test('the first screen replaces the splash directly, with no loading spinner in 
   await expect(page.getByRole('heading', { name: 'User details', level: 1 })).toBeVisible();
   expect(await fallbackShown()).toBe(false);
 });
+
+test("the feed screen's code is on its way with the entry on a feed route, and not asked for on Discover", async ({
+  page,
+}) => {
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  const feedChunk = /\/assets\/FeedScreen-[^/]+\.js$/;
+  const starts = () =>
+    page.evaluate((source) => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const find = (re: RegExp) => entries.find((e) => re.test(e.name));
+      return {
+        feedChunkStart: find(new RegExp(source))?.startTime ?? null,
+        entryArrived: find(/\/assets\/index-[^/]+\.js$/)?.responseEnd ?? Number.NaN,
+      };
+    }, feedChunk.source);
+
+  await page.goto('/');
+  await expect(current(page).locator('video')).toHaveAttribute('src', /\.m3u8/);
+  const home = await starts();
+  expect(home.feedChunkStart).not.toBeNull();
+  expect(home.feedChunkStart ?? Number.NaN).toBeLessThan(home.entryArrived);
+
+  // Discover's first screen has no use for the feed's code: its files keep the network to themselves.
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (feedChunk.test(request.url())) asked.push(request.url());
+  });
+  await page.goto('/discover');
+  await expect(page.locator('.discover-body .video-tile-media img').first()).toBeVisible();
+  expect(asked).toEqual([]);
+  expect((await starts()).feedChunkStart).toBeNull();
+});
