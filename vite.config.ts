@@ -50,16 +50,26 @@ function precompress(): Plugin {
 }
 
 /**
- * The home feed's chunks (HomeScreen and what it imports) as <link rel=modulepreload> in index.html: the
- * browser fetches them beside the entry instead of one round trip after it, when the router asks for the
- * lazy screen (issue 17: a request chain before the first frame). Its CSS is preloaded too, not applied.
- * The one index.html opens every route, and on a screen that is not a feed (Discover, the account) these
- * 20-30 KB only compete with that screen's own files: the links wait in an inert <template> and a fixed
- * inline script (allowed by its hash, the same in every build) puts them in the head on a feed route.
+ * The first screen's chunks (its lazy module and what it imports) as <link rel=modulepreload> in index.html:
+ * the browser fetches them beside the entry instead of one round trip after it, when the router asks for the
+ * lazy screen (issue 17: a request chain before the first frame, and Lighthouse's load delay on /discover).
+ * Its CSS is preloaded too, not applied. The one index.html opens every route, and another screen's 20-30 KB
+ * would only compete with the one shown: each screen's links wait in an inert <template>, and a fixed inline
+ * script (allowed by its hash, the same in every build) puts in the head those whose paths match.
  */
-function preloadHomeScreen(): Plugin {
+const PRELOADED_SCREENS = [
+  {
+    module: /[\\/]features[\\/]feed[\\/]HomeScreen\.tsx$/,
+    // The feed routes of src/app/router.tsx (opensOnFeed): home, any `.../feed`, a shared video, a tag's
+    // video. A route missing here only loses the head start; the router still loads its screen.
+    paths: '^/$|/feed$|^/video/|^/tag/[^/]+/(recommended|videos)/',
+  },
+  { module: /[\\/]features[\\/]discover[\\/]DiscoverScreen\.tsx$/, paths: '^/discover$' },
+];
+
+function preloadFirstScreen(): Plugin {
   return {
-    name: 'shortcams:preload-home',
+    name: 'shortcams:preload-first-screen',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
@@ -67,37 +77,36 @@ function preloadHomeScreen(): Plugin {
         const bundle = ctx.bundle;
         if (!bundle) return html;
         const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-        const home = chunks.find((c) =>
-          /[\\/]features[\\/]feed[\\/]HomeScreen\.tsx$/.test(c.facadeModuleId ?? ''),
-        );
-        if (!home) return html;
-        const files = new Set<string>();
-        const css = new Set<string>();
-        const visit = (fileName: string) => {
-          const chunk = bundle[fileName];
-          if (chunk?.type !== 'chunk' || files.has(fileName)) return;
-          files.add(fileName);
-          for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file);
-          for (const imported of chunk.imports) visit(imported);
-        };
-        visit(home.fileName);
-        const tags = [...files]
-          .filter((file) => !html.includes(`/${file}"`))
-          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-          .concat(
-            [...css]
-              .filter((file) => !html.includes(`/${file}"`))
-              .map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
-          );
-        // The feed routes of src/app/router.tsx (opensOnFeed): home, any `.../feed`, a shared video, a tag's
-        // video. A route missing here only loses the head start; the router still loads its screen.
-        const onFeed =
+        const templates = PRELOADED_SCREENS.map(({ module, paths }) => {
+          const screen = chunks.find((c) => module.test(c.facadeModuleId ?? ''));
+          if (!screen) throw new Error(`preload-first-screen: no chunk for ${module}`);
+          const files = new Set<string>();
+          const css = new Set<string>();
+          const visit = (fileName: string) => {
+            const chunk = bundle[fileName];
+            if (chunk?.type !== 'chunk' || files.has(fileName)) return;
+            files.add(fileName);
+            for (const file of chunk.viteMetadata?.importedCss ?? []) css.add(file);
+            for (const imported of chunk.imports) visit(imported);
+          };
+          visit(screen.fileName);
+          const tags = [...files]
+            .filter((file) => !html.includes(`/${file}"`))
+            .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+            .concat(
+              [...css]
+                .filter((file) => !html.includes(`/${file}"`))
+                .map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
+            );
+          return `<template data-preload-paths="${paths}">\n      ${tags.join('\n      ')}\n    </template>`;
+        });
+        const pick =
           '(()=>{const p=location.pathname.replace(/\\/$/,"")||"/";' +
-          'if(!/^\\/$|\\/feed$|^\\/video\\/|^\\/tag\\/[^/]+\\/(recommended|videos)\\//.test(p))return;' +
-          'const t=document.getElementById("feed-preloads");if(t)document.head.append(document.importNode(t.content,true));})();';
+          'for(const t of document.querySelectorAll("template[data-preload-paths]"))' +
+          'if(new RegExp(t.dataset.preloadPaths).test(p))document.head.append(document.importNode(t.content,true));})();';
         return html.replace(
           '</head>',
-          `  <template id="feed-preloads">\n      ${tags.join('\n      ')}\n    </template>\n    <script>${onFeed}</script>\n  </head>`,
+          `  ${templates.join('\n    ')}\n    <script>${pick}</script>\n  </head>`,
         );
       },
     },
@@ -165,7 +174,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
-    preloadHomeScreen(),
+    preloadFirstScreen(),
     paintFirst(),
     precompress(),
   ],

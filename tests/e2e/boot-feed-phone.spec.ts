@@ -161,37 +161,42 @@ test('the first screen replaces the splash directly, with no loading spinner in 
   expect(await fallbackShown()).toBe(false);
 });
 
-test("the feed screen's code is on its way with the entry on a feed route, and not asked for on Discover", async ({
-  page,
-}) => {
+test("each first screen's code is on its way with the entry, and no other screen's", async ({ page }) => {
   await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     await route.continue();
   });
   const feedChunk = /\/assets\/FeedScreen-[^/]+\.js$/;
+  const discoverChunk = /\/assets\/DiscoverScreen-[^/]+\.js$/;
+  const asked: string[] = [];
+  page.on('request', (request) => asked.push(request.url()));
+  /** When each screen's chunk started, null if it was never asked for, and when the entry arrived. */
   const starts = () =>
-    page.evaluate((source) => {
-      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-      const find = (re: RegExp) => entries.find((e) => re.test(e.name));
-      return {
-        feedChunkStart: find(new RegExp(source))?.startTime ?? null,
-        entryArrived: find(/\/assets\/index-[^/]+\.js$/)?.responseEnd ?? Number.NaN,
-      };
-    }, feedChunk.source);
+    page.evaluate(
+      ({ feed, discover }) => {
+        const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+        const find = (re: RegExp) => entries.find((e) => re.test(e.name));
+        return {
+          feed: find(new RegExp(feed))?.startTime ?? null,
+          discover: find(new RegExp(discover))?.startTime ?? null,
+          entryArrived: find(/\/assets\/index-[^/]+\.js$/)?.responseEnd ?? Number.NaN,
+        };
+      },
+      { feed: feedChunk.source, discover: discoverChunk.source },
+    );
 
   await page.goto('/');
   await expect(current(page).locator('video')).toHaveAttribute('src', /\.m3u8/);
   const home = await starts();
-  expect(home.feedChunkStart).not.toBeNull();
-  expect(home.feedChunkStart ?? Number.NaN).toBeLessThan(home.entryArrived);
+  expect(home.feed ?? Number.NaN).toBeLessThan(home.entryArrived);
+  expect(home.discover).toBeNull();
 
   // Discover's first screen has no use for the feed's code: its files keep the network to themselves.
-  const asked: string[] = [];
-  page.on('request', (request) => {
-    if (feedChunk.test(request.url())) asked.push(request.url());
-  });
+  asked.length = 0;
   await page.goto('/discover');
   await expect(page.locator('.discover-body .video-tile-media img').first()).toBeVisible();
-  expect(asked).toEqual([]);
-  expect((await starts()).feedChunkStart).toBeNull();
+  const discover = await starts();
+  expect(discover.discover ?? Number.NaN).toBeLessThan(discover.entryArrived);
+  expect(discover.feed).toBeNull();
+  expect(asked.filter((url) => feedChunk.test(url))).toEqual([]);
 });
