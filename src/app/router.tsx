@@ -209,4 +209,9 @@ export function AppRoutes() {
 }
 
 /** What may open as a panel over the screen on show: a creator's profile. */
-const panelRoutes: RouteObject[] = [{ path: ':slug', element: <ProfilePanel /> }];
+const panelRoutes: RouteObject[] = [
+  { path: ':slug', element: <ProfilePanel /> },
+  // Matched (and not rendered) on every other screen: react-router warns in the console on a location none
+  // of its routes match, on every render of every screen.
+  { path: '*', element: null },
+];
