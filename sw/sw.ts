@@ -1,4 +1,4 @@
-import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
+import { clientsClaim, registerQuotaErrorCallback, type WorkboxPlugin } from 'workbox-core';
 import { CacheExpiration, ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -94,11 +94,15 @@ registerRoute(({ url, request }) => request.method === 'GET' && isDiscover(url),
 // transcode; a master playlist grows while a fresh upload's renditions finish, so it is refreshed behind.
 const VIDEO_START = /^\/media\/videos\/[^/]+\/(?:master\.m3u8|[^/]+\/(?:index\.m3u8|seg_00[01]\.ts))$/;
 const isVideoStart = (url: URL) => url.origin === self.location.origin && VIDEO_START.test(url.pathname);
-// About 40 videos (master, one media playlist, two segments each), some 12 MB at 540p.
+// About 30 videos (master, one media playlist, two segments each): some 9 MB at 540p, 60 MB if a fast network
+// made the player pick 1080p. The largest of the caches, so the first to go when the device runs short of
+// space, whichever cache met the quota error.
 const videoStartExpiration = new CacheExpiration(CACHES.videoStarts, {
-  maxEntries: 160,
+  maxEntries: 120,
   maxAgeSeconds: 24 * 3600,
 });
+const dropVideoStarts = () => caches.delete(CACHES.videoStarts);
+registerQuotaErrorCallback(dropVideoStarts);
 
 async function videoStart({ request, event }: { request: Request; event: ExtendableEvent }) {
   const range = request.headers.get('range');
@@ -114,7 +118,9 @@ async function videoStart({ request, event }: { request: Request; event: Extenda
       .put(request.url, response.clone())
       .then(() => videoStartExpiration.updateTimestamp(request.url))
       .then(() => videoStartExpiration.expireEntries())
-      .catch(() => undefined);
+      .catch((error: unknown) =>
+        error instanceof DOMException && error.name === 'QuotaExceededError' ? dropVideoStarts() : undefined,
+      );
     return { response, stored };
   };
   // The whole file answers `bytes=0-`, as the server's 200 does.
