@@ -4,7 +4,9 @@ import { Link } from 'react-router';
 import { discoverGender, fetchDiscover } from '../../api/discover';
 import { errorText } from '../../api/errors';
 import { useRequest } from '../../api/useRequest';
-import { type DiscoverResponse, discoverGroups, type SearchResponse } from '../../contract';
+// Not the contract's index: that would bring every schema of the app (auth, profile, verification: 4 KB
+// gzipped) into Discover's first render for one list.
+import { type DiscoverResponse, discoverGroups, type SearchResponse } from '../../contract/discover';
 import { preferencesCategoryAtom } from '../../state/preferences';
 import { Avatar } from '../../ui/Avatar';
 import { CloseIcon, SearchIcon } from '../../ui/icons';
