@@ -143,9 +143,9 @@ function paintFirst(): Plugin {
           'const s=document.createElement("script");s.type="module";s.crossOrigin="anonymous";' +
           's.src=document.querySelector("link[data-app-entry]").href;document.head.append(s);};' +
           'requestAnimationFrame(()=>setTimeout(start,0));setTimeout(start,100);})();';
-        const files = html
-          .replace(entry[0], '')
-          .match(/<link rel="(?:modulepreload|stylesheet)" crossorigin href="\/assets\/[^"]+">/g);
+        const files = html.match(
+          /<link rel="(?:modulepreload|stylesheet)" crossorigin href="\/assets\/[^"]+">/g,
+        );
         if (!files) throw new Error('paint-first: no module or stylesheet links in index.html');
         const template = [
           `<link rel="modulepreload" crossorigin href="${entry[1]}" data-app-entry>`,

@@ -8,7 +8,7 @@ import { demoPattern, demoSeconds, demoToneHz } from '../seed/patterns';
 import { contentChanged } from '../videos/freshness';
 import { type DemoClip, demoClipArgs, masterPlaylist, type Rendition, stillImageArgs } from './args';
 import { ffmpeg } from './ffmpeg';
-import { discardIfDeleted, UNFINISHED, writeTile } from './pipeline';
+import { discardIfDeleted, finishPoster, UNFINISHED } from './pipeline';
 import { type MediaStorage, videoMediaDir } from './storage';
 
 export const DEMO_MEDIA_QUEUE: QueueSpec = {
@@ -59,7 +59,7 @@ export async function generateDemoVideo(
       }),
       { timeoutMs: 120_000 },
     );
-    await writeTile(tmp, 'thumb.jpg', clip.rendition);
+    await finishPoster(tmp, 'thumb.jpg', clip.rendition);
     await fs.writeFile(
       path.join(tmp, 'master.m3u8'),
       masterPlaylist([{ uri: `${variant}/index.m3u8`, rendition: clip.rendition, audioKbps: AUDIO_KBPS }]),

@@ -108,10 +108,10 @@ const POSTER_MAX = 960;
 export const POSTER_MAX_BYTES = 128 * 1024;
 
 /**
- * Writes `tile.jpg` beside a poster of `size` in the local folder `dir`, for grids and carousels, and
- * keeps the poster within POSTER_MAX_BYTES.
+ * The last step of every poster (uploads and the demo): writes `tile.jpg` beside a poster of `size` in the
+ * local folder `dir`, for grids and carousels, and keeps the poster within POSTER_MAX_BYTES.
  */
-export async function writeTile(dir: string, poster: string, size: { width: number; height: number }) {
+export async function finishPoster(dir: string, poster: string, size: { width: number; height: number }) {
   const posterFile = path.join(dir, poster);
   const tileFile = path.join(dir, 'tile.jpg');
   await ffmpeg(tileArgs(posterFile, fitWithin(size, TILE_MAX), tileFile), { timeoutMs: 30_000 });
@@ -424,7 +424,7 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
           const out = path.join(tmp, 'thumb.jpg');
           const size = fitWithin(info, POSTER_MAX);
           await ffmpeg(frameArgs(source.path, { atSeconds: at, size, output: out }), { timeoutMs: 60_000 });
-          await writeTile(tmp, 'thumb.jpg', size);
+          await finishPoster(tmp, 'thumb.jpg', size);
           await storage.putFile(tile, path.join(tmp, 'tile.jpg'));
           await storage.putFile(thumbnail, out);
         } finally {
