@@ -59,7 +59,7 @@ function precompress(): Plugin {
  */
 const PRELOADED_SCREENS = [
   {
-    module: /[\\/]features[\\/]feed[\\/]HomeScreen\.tsx$/,
+    module: /[\\/]features[\\/]feed[\\/]FeedScreen\.tsx$/,
     // The feed routes of src/app/router.tsx (opensOnFeed): home, any `.../feed`, a shared video, a tag's
     // video. A route missing here only loses the head start; the router still loads its screen.
     paths: '^/$|/feed$|^/video/|^/tag/[^/]+/(recommended|videos)/',
@@ -223,13 +223,20 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router|jotai|idb-keyval)[\\/]/,
             },
             {
-              // App modules the entry itself imports (state, device stores, the API client, shell icons). Only
-              // those ($initial): a module of these folders that only lazily loaded screens import stays with
-              // them. The own profile, the gender preference (state of the account screens) and the upload queue
-              // load with the screens that use them: in here they would drag their code into the first load.
+              // Every app module the entry imports ($initial): one file rather than a dozen tiny ones, since on
+              // HTTP/1.1 each waits for one of six connections, the first video's playlist behind them (issue
+              // 17). Not main.tsx itself: it awaits the first screen, whose chunk imports this one, and a chunk
+              // waiting on its own importer never finishes loading.
               name: 'shell',
-              test: /[\\/]src[\\/](?:state[\\/](?!ownProfile\.|genderPreference\.)|(?:offline(?![\\/]uploads[\\/])|api[\\/](?:http|tracking|query)|ui[\\/](?:icons|Spinner|Toast))[\\/.])/,
+              test: /[\\/]src[\\/](?!main\.tsx)|vite[\\/]preload-helper/,
               tags: ['$initial'],
+            },
+            {
+              // What the first screens (the home feed, discover) import of the shared UI and API modules: one
+              // file for them, not one per component. Modules of src/ui that other screens alone use stay with
+              // them.
+              name: 'kit',
+              test: /[\\/]src[\\/](?:ui[\\/](?:Avatar|BackButton|CreatorChip|ScreenHeader|Sheet|SignupSheet|VideoTile|format)\.|api[\\/](?:errors|useRequest)\.)/,
             },
           ],
         },

@@ -8,16 +8,17 @@ import { ProfilePanel } from './ProfilePanel';
 import { RequireAuth } from './RequireAuth';
 
 // Every screen is its own chunk: the shell ships only the layout, and a screen costs bytes when opened.
-const loadHome = () => import('../features/feed/HomeScreen');
+// The home feed and every other feed route are one chunk: `/` needs the feed's code anyway.
+const loadFeed = () => import('../features/feed/FeedScreen');
 const loadDiscover = () => import('../features/discover/DiscoverScreen');
-const HomeScreen = lazyScreen(() => loadHome().then((m) => m.HomeScreen));
+const HomeScreen = lazyScreen(() => loadFeed().then((m) => m.HomeScreen));
 const ProfileScreen = lazyScreen(() =>
   import('../features/profile/ProfileScreen').then((m) => m.ProfileScreen),
 );
 const TagScreen = lazyScreen(() => import('../features/tags/TagScreen').then((m) => m.TagScreen));
 const PageScreen = lazyScreen(() => import('../features/pages/PageScreen').then((m) => m.PageScreen));
 const NotFound = lazyScreen(() => import('./not-found').then((m) => m.NotFound));
-const FeedScreen = lazyScreen(() => import('../features/feed/FeedScreen').then((m) => m.FeedScreen));
+const FeedScreen = lazyScreen(() => loadFeed().then((m) => m.FeedScreen));
 const DiscoverScreen = lazyScreen(() => loadDiscover().then((m) => m.DiscoverScreen));
 const StudioScreen = lazyScreen(() => import('../features/studio/StudioScreen').then((m) => m.StudioScreen));
 const GeoBlockingScreen = lazyScreen(() =>

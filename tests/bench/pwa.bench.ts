@@ -46,7 +46,7 @@ async function bundleFigures(): Promise<Record<string, string>> {
   if (!entryKey) throw new Error('no entry in dist/.vite/manifest.json: run npm run build');
   walk(entryKey);
   const shellFiles = new Set(files);
-  walk('src/features/feed/HomeScreen.tsx');
+  walk('src/features/feed/FeedScreen.tsx');
   const sizes = async (names: Iterable<string>, ext: string) => {
     let raw = 0;
     let gz = 0;

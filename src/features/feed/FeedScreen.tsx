@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { rememberBootRequest } from '../../api/boot';
+import { homeGenerationAtom } from '../../state/home';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
@@ -19,6 +20,11 @@ import './feed.css';
 // Only screens of 1400 px and wider show the sidebars: phones never download them.
 const LeftSidebar = lazy(() => import('./sidebar/LeftSidebar').then((m) => ({ default: m.LeftSidebar })));
 const RightSidebar = lazy(() => import('./sidebar/RightSidebar').then((m) => ({ default: m.RightSidebar })));
+
+/** `/`: the home feed, started afresh each time the home tab is tapped while on it. */
+export function HomeScreen() {
+  return <FeedScreen route="home" generation={useAtomValue(homeGenerationAtom)} />;
+}
 
 /** Every feed route of spec §2: the route picks the list, the player is the same. */
 export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; generation?: number }) {
