@@ -18,6 +18,11 @@ declare global {
   interface Window {
     /** Set by index.html's boot script when it started the first screen's request. */
     __shortcamsBoot?: BootRequest;
+    /**
+     * The home feed's first video, loading in an element of its own (browsers with their own HLS player);
+     * null once the feed has asked for it, which tells the boot script it is too late to start one.
+     */
+    __shortcamsBootVideo?: HTMLVideoElement | null;
   }
 }
 
@@ -37,4 +42,20 @@ export async function rememberBootRequest(screen: keyof typeof BOOT_KEYS, path: 
   } catch {
     // No storage (private mode): every visit just starts the screen's request from the app, as before.
   }
+}
+
+/**
+ * The element index.html's boot script set loading the home feed's first video in, for the feed's first
+ * slot to take over when it is to play that very `src` (issue 17: the first segment on its way before the
+ * app's code). Handed over once; asked for another source, or already failed, it is stopped and dropped, so
+ * a guess that did not match downloads no further.
+ */
+export function takeBootVideo(src: string | null): HTMLVideoElement | undefined {
+  const video = window.__shortcamsBootVideo;
+  window.__shortcamsBootVideo = null;
+  if (!video) return undefined;
+  if (src && video.getAttribute('src') === src && !video.error) return video;
+  video.removeAttribute('src');
+  video.load();
+  return undefined;
 }

@@ -200,3 +200,49 @@ test("each first screen's code is on its way with the entry, and no other screen
   expect(discover.feed).toBeNull();
   expect(asked.filter((url) => feedChunk.test(url))).toEqual([]);
 });
+
+test('the first video starts loading before the app code, in the element that then plays it', async ({
+  page,
+}) => {
+  // The app's entry file arrives late, as on a slow network: the first video must not wait for it.
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  const playlists: string[] = [];
+  page.on('request', (request) => {
+    if (/\/master\.m3u8$/.test(request.url())) playlists.push(request.url());
+  });
+  await page.goto('/');
+  const video = current(page).locator('video');
+  await expect(video).toHaveAttribute('src', /\/master\.m3u8$/);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
+
+  const timing = await page.evaluate(() => {
+    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    return {
+      playlist: entries.find((e) => /\/master\.m3u8$/.test(e.name))?.startTime ?? Number.NaN,
+      entryArrived: entries.find((e) => /\/assets\/index-[^/]+\.js$/.test(e.name))?.responseEnd ?? Number.NaN,
+    };
+  });
+  expect(timing.playlist).toBeLessThan(timing.entryArrived);
+  // Taken over, not loaded a second time: one request for the video on screen, from the one element.
+  const src = await video.getAttribute('src');
+  expect(playlists.filter((url) => url.endsWith(src ?? '-'))).toHaveLength(1);
+});
+
+test.describe('before the age gate is answered', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('no video is downloaded', async ({ page }) => {
+    const media: string[] = [];
+    page.on('request', (request) => {
+      if (/\.(m3u8|ts)$/.test(new URL(request.url()).pathname)) media.push(request.url());
+    });
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Adults only' })).toBeVisible();
+    // The boot script's feed answer is in (its thumbnail preloaded) by the time the network is quiet.
+    await page.waitForLoadState('networkidle');
+    expect(media).toEqual([]);
+  });
+});

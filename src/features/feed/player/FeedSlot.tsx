@@ -1,14 +1,5 @@
 import { useAtomValue } from 'jotai';
-import {
-  type CSSProperties,
-  lazy,
-  Suspense,
-  useCallback,
-  useEffect,
-  useEffectEvent,
-  useRef,
-  useState,
-} from 'react';
+import { type CSSProperties, lazy, Suspense, useCallback, useEffect, useEffectEvent, useState } from 'react';
 import type { Video } from '../../../contract';
 import { onlineAtom } from '../../../state/network';
 import { isMutedAtom } from '../../../state/preferences';
@@ -19,6 +10,7 @@ import { type SlotAction, SlotActions } from './SlotActions';
 import { SlotInfo } from './SlotInfo';
 import { holdAtFirstFrame, usePlayback, whenFrameShown } from './usePlayback';
 import { useSlotSource } from './useSlotSource';
+import { useSlotVideo } from './useSlotVideo';
 import { useViewCount } from './useViewCount';
 
 export type { SlotAction } from './SlotActions';
@@ -78,7 +70,6 @@ export function FeedSlot({
   ad,
   onAdDone,
 }: SlotProps) {
-  const ref = useRef<HTMLVideoElement>(null);
   const muted = useAtomValue(isMutedAtom);
   const [paused, setPaused] = useState(false);
   // Keyed by video: a recycled slot starts clean for its next video without a reset effect.
@@ -98,12 +89,33 @@ export function FeedSlot({
   // The slot above keeps its source too, so swiping back shows the frame at once.
   const adSrc = ad?.src ?? null;
   const endAd = useCallback(() => onAdDone?.(), [onAdDone]);
-  useSlotSource(
-    ref,
-    !video || !load ? null : ad ? adSrc : (video.playlistUrl ?? null),
-    ad ? endAd : fail,
-    attempt,
-  );
+  const src = !video || !load ? null : ad ? adSrc : (video.playlistUrl ?? null);
+  const markViewed = useViewCount(videoId, active, ad !== undefined);
+  const { host, ref } = useSlotVideo({
+    boot: active ? { src } : undefined,
+    // A neighbour's poster waits with its video (`load`): on Slow 4G one large poster took the bandwidth of
+    // the first video's segments for seconds (issue 17).
+    poster: ad || !load ? undefined : (video?.thumbnailUrl ?? undefined),
+    muted,
+    loop: !autoscroll && !ad,
+    preload: active || near ? 'auto' : 'metadata',
+    on: {
+      playing: (element) => {
+        setPaused(false);
+        setStalledId(null);
+        markViewed();
+        // The video on screen shows its first frame: the neighbours may load now.
+        if (active && onStarted) whenFrameShown(element, onStarted);
+      },
+      loadeddata: active ? undefined : holdAtFirstFrame,
+      pause: () => setPaused(true),
+      waiting: () => setStalledId(videoId ?? null),
+      // An ad's end and errors are the ad overlay's to handle: they hand the slot back to its video.
+      ended: ad ? undefined : onEnded,
+      error: ad ? undefined : fail,
+    },
+  });
+  useSlotSource(ref, src, ad ? endAd : fail, attempt);
 
   // Back online: a video that failed for want of a network gets another go; the others play on untouched.
   const retryFailed = useEffectEvent(() => {
@@ -127,8 +139,6 @@ export function FeedSlot({
       if (active) onStarted?.();
     },
   });
-  const markViewed = useViewCount(videoId, active, ad !== undefined);
-
   return (
     <article
       className={`feed-slot${instant ? ' is-instant' : ''}`}
@@ -139,30 +149,8 @@ export function FeedSlot({
       aria-label={video?.title}
       inert={!active}
     >
-      <video
-        ref={ref}
-        className="feed-video"
-        // A neighbour's poster waits with its video (`load`): on Slow 4G one large poster took the
-        // bandwidth of the first video's segments for seconds (issue 17).
-        poster={ad || !load ? undefined : (video?.thumbnailUrl ?? undefined)}
-        muted={muted}
-        playsInline
-        loop={!autoscroll && !ad}
-        preload={active || near ? 'auto' : 'metadata'}
-        onPlaying={(event) => {
-          setPaused(false);
-          setStalledId(null);
-          markViewed();
-          // The video on screen shows its first frame: the neighbours may load now.
-          if (active && onStarted) whenFrameShown(event.currentTarget, onStarted);
-        }}
-        onLoadedData={active ? undefined : (event) => holdAtFirstFrame(event.currentTarget)}
-        onPause={() => setPaused(true)}
-        onWaiting={() => setStalledId(videoId ?? null)}
-        // An ad's end and errors are the ad overlay's to handle: they hand the slot back to its video.
-        onEnded={ad ? undefined : onEnded}
-        onError={ad ? undefined : fail}
-      />
+      {/* The <video> is useSlotVideo's: React never renders into this element. */}
+      <div ref={host} className="feed-video-host" />
       {ad && active && (
         <Suspense fallback={null}>
           <InstreamAd placement={ad} videoRef={ref} onDone={endAd} />
