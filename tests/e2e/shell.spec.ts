@@ -156,3 +156,30 @@ test.describe('tabs and back buttons', () => {
     await expect.poll(() => readKv(page, 'currentVideo')).toBeNull();
   });
 });
+
+test('what animates forever (the live dots) moves only by transform and opacity, without repainting the page', async ({
+  page,
+}) => {
+  // A box-shadow pulse repainted every screen on the main thread each frame, for as long as it was open.
+  for (const path of ['/', '/discover']) {
+    await page.goto(path);
+    await expect(page.locator('.live-dot').first()).toBeVisible();
+    const painted = await page.evaluate(() =>
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY)
+        .flatMap((animation) =>
+          (animation.effect as KeyframeEffect)
+            .getKeyframes()
+            .flatMap((frame) => Object.keys(frame))
+            .filter(
+              (key) =>
+                !['offset', 'computedOffset', 'easing', 'composite', 'transform', 'opacity'].includes(key),
+            )
+            .map((key) => `${(animation as CSSAnimation).animationName}: ${key}`),
+        ),
+    );
+    expect(painted).toEqual([]);
+    expect(await page.evaluate(() => document.getAnimations().length)).toBeGreaterThan(0);
+  }
+});
