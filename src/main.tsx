@@ -32,8 +32,16 @@ if (!root) throw new Error('#root is missing from index.html');
 await hydratePersisted(appStore).catch(() => undefined);
 
 // The first screen's data is asked for now, beside the screen's code, not after the first render asks.
-if (window.location.pathname === '/discover')
-  prefetchDiscover(discoverGender(appStore.get(preferencesCategoryAtom)));
+// Discover's answer, when index.html's script already has it, is given a moment (50 ms at most) to be read
+// and checked, so the first commit is the screen rather than its skeleton and a second commit.
+let firstData: Promise<unknown> = Promise.resolve();
+if (window.location.pathname === '/discover') {
+  const answer = prefetchDiscover(discoverGender(appStore.get(preferencesCategoryAtom)));
+  firstData = Promise.race([
+    answer.catch(() => undefined),
+    new Promise((resolve) => setTimeout(resolve, 50)),
+  ]);
+}
 if (window.location.pathname === '/') {
   const query = homeQuery(appStore.get(preferencesCategoryAtom), appStore.get(preferenceSelectedTagsAtom));
   prefetchFeedPage(`/v1/videos${query ? `?${query}` : ''}`);
@@ -43,7 +51,7 @@ if (window.location.pathname === '/') {
 // one long task. The commit, the module evaluation before it and the renders after data arrives are still
 // long tasks (see the blocking figure of `npm run bench -- PWA`). The splash in index.html stays until the
 // whole first screen commits, so nothing half-drawn shows.
-await Promise.all([styled, entryScreen]);
+await Promise.all([styled, entryScreen, firstData]);
 const reactRoot = createRoot(root);
 startTransition(() => {
   reactRoot.render(

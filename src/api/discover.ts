@@ -13,18 +13,39 @@ const GENDER = /^[mt](,[mt])?$/;
 /** The gender filter of a preferencesCategory value, or none when it is not a valid one. */
 export const discoverGender = (category: string) => (GENDER.test(category) ? category : undefined);
 
-let early: { url: string; answer: Promise<DiscoverResponse> } | undefined;
+let early: { url: string; answer: Promise<DiscoverResponse>; value?: DiscoverResponse } | undefined;
 
 /**
  * Starts GET /v1/discover at app start when the app opens on /discover, beside the screen's own code
  * download; the screen's first load takes this answer over instead of asking again.
  */
-export function prefetchDiscover(gender: string | undefined) {
+export function prefetchDiscover(gender: string | undefined): Promise<DiscoverResponse> {
   const url = `/v1/discover${toQuery({ gender })}`;
   // index.html's script may have sent this very request already (see boot.ts): apiFetch takes it over then.
   const answer = apiFetch(url, { schema: discoverResponseSchema, adopt: takeBootRequest() });
-  answer.catch(() => undefined);
-  early = { url, answer };
+  const started = { url, answer } as NonNullable<typeof early>;
+  answer.then(
+    (value) => {
+      started.value = value;
+    },
+    () => undefined,
+  );
+  early = started;
+  return answer;
+}
+
+/**
+ * The app-start answer for this gender if it has already arrived (usually: index.html's script asked for it
+ * before the app's code came), taken over so the screen's first render shows Discover rather than a
+ * skeleton for one frame, an extra commit and layout on a slow phone's way to its first picture.
+ */
+export function takeArrivedDiscover(gender: string | undefined): DiscoverResponse | undefined {
+  const url = `/v1/discover${toQuery({ gender })}`;
+  if (early?.url !== url || !early.value) return undefined;
+  const { value } = early;
+  early = undefined;
+  void rememberBootRequest('discover', url);
+  return value;
 }
 
 /** GET /v1/discover: the same for every viewer of a gender choice; the service worker keeps a copy. */

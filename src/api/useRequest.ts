@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 
 export type RequestState<T> =
   | { status: 'loading' }
@@ -10,17 +10,26 @@ type Settled<T> = Exclude<RequestState<T>, { status: 'loading' }> & { tag: strin
 /**
  * Loads once per `key` (and again on `retry`), aborting the previous request. A result is only shown for the
  * key it was loaded for, so changing the key shows the spinner instead of the previous screen's data.
+ * `initial`, an answer already in hand for the first key, is shown at once and not loaded again.
  */
 export function useRequest<T>(
   key: string,
   load: (signal: AbortSignal) => Promise<T>,
+  initial?: T,
 ): RequestState<T> & { retry: () => void } {
   const [attempt, setAttempt] = useState(0);
-  const [settled, setSettled] = useState<Settled<T> | null>(null);
-  const run = useEffectEvent(load);
   const tag = `${attempt}\u0000${key}`;
+  const [settled, setSettled] = useState<Settled<T> | null>(() =>
+    initial === undefined ? null : { tag, status: 'success', data: initial },
+  );
+  const initialTag = useRef(initial === undefined ? null : tag);
+  const run = useEffectEvent(load);
 
   useEffect(() => {
+    if (initialTag.current === tag) {
+      initialTag.current = null;
+      return;
+    }
     const controller = new AbortController();
     run(controller.signal).then(
       (data) => {

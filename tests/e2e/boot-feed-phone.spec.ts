@@ -246,3 +246,34 @@ test.describe('before the age gate is answered', () => {
     expect(media).toEqual([]);
   });
 });
+
+test('/discover opens on its sections when its answer came before the app code, never on the skeleton', async ({
+  page,
+}) => {
+  // The entry late, as on a slow network: the boot script's answer is in long before the first render.
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await page.addInitScript(() => {
+    const w = window as unknown as { __skeletonShown: boolean };
+    w.__skeletonShown = false;
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations)
+        for (const node of Array.from(mutation.addedNodes))
+          if (
+            node instanceof Element &&
+            (node.matches('[aria-busy=true]') || node.querySelector('[aria-busy=true]'))
+          )
+            w.__skeletonShown = true;
+    }).observe(document, { subtree: true, childList: true });
+  });
+  // Once on /discover, so that the next load's boot script knows the URL to ask for.
+  await page.goto('/discover');
+  await expect(page.locator('.discover-body .video-tile-media img').first()).toBeVisible();
+  await page.reload();
+  await expect(page.locator('.discover-body .video-tile-media img').first()).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __skeletonShown: boolean }).__skeletonShown)).toBe(
+    false,
+  );
+});

@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { discoverGender, fetchDiscover } from '../../api/discover';
+import { discoverGender, fetchDiscover, takeArrivedDiscover } from '../../api/discover';
 import { errorText } from '../../api/errors';
 import { useRequest } from '../../api/useRequest';
 // Not the contract's index: that would bring every schema of the app (auth, profile, verification: 4 KB
@@ -20,7 +20,8 @@ import './discover.css';
 export function DiscoverScreen() {
   const category = useAtomValue(preferencesCategoryAtom);
   const gender = discoverGender(category);
-  const discover = useRequest(`discover:${gender ?? ''}`, (signal) => fetchDiscover(gender, signal));
+  const [arrived] = useState(() => takeArrivedDiscover(gender));
+  const discover = useRequest(`discover:${gender ?? ''}`, (signal) => fetchDiscover(gender, signal), arrived);
   const [text, setText] = useState('');
   const search = useDiscoverSearch(text);
   const searchId = useId();
