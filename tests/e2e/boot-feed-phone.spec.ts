@@ -6,6 +6,14 @@ import { readKv } from './device';
 // second time. Phone project only.
 const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
 
+/** The app's entry file arrives `ms` late, as on a slow network: what the inline script starts must not wait. */
+async function holdEntry(page: Page, ms: number) {
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}
+
 // Routing switches the HTTP cache off, so each visit downloads the entry again, and late; the service worker
 // would serve it from its precache, untouched by the route.
 test.use({ serviceWorkers: 'block' });
@@ -29,11 +37,7 @@ async function visit(page: Page) {
 }
 
 test('the first feed page is asked for once, before the app code has arrived', async ({ page }) => {
-  // The app's entry file arrives late, as on a slow network: the feed's request must not wait for it.
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    await route.continue();
-  });
+  await holdEntry(page, 800);
 
   // A first visit: the script picks the guest id, and the app keeps it as the device's.
   const first = await visit(page);
@@ -51,10 +55,7 @@ test('the first feed page is asked for once, before the app code has arrived', a
 test("/discover: its answer and the first carousel's thumbnails are asked for before the app code", async ({
   page,
 }) => {
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    await route.continue();
-  });
+  await holdEntry(page, 800);
   const visitDiscover = async () => {
     const discoverRequests: string[] = [];
     const onRequest = (request: { url(): string }) => {
@@ -162,10 +163,7 @@ test('the first screen replaces the splash directly, with no loading spinner in 
 });
 
 test("each first screen's code is on its way with the entry, and no other screen's", async ({ page }) => {
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    await route.continue();
-  });
+  await holdEntry(page, 800);
   const feedChunk = /\/assets\/FeedScreen-[^/]+\.js$/;
   const discoverChunk = /\/assets\/DiscoverScreen-[^/]+\.js$/;
   const asked: string[] = [];
@@ -204,11 +202,8 @@ test("each first screen's code is on its way with the entry, and no other screen
 test('the first video starts loading before the app code, in the element that then plays it', async ({
   page,
 }) => {
-  // The app's entry file arrives late, as on a slow network: the first video must not wait for it.
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await route.continue();
-  });
+  // The first video must not wait for the app code.
+  await holdEntry(page, 1500);
   const playlists: string[] = [];
   page.on('request', (request) => {
     if (/\/master\.m3u8$/.test(request.url())) playlists.push(request.url());
@@ -251,10 +246,7 @@ test('/discover opens on its sections when its answer came before the app code, 
   page,
 }) => {
   // The entry late, as on a slow network: the boot script's answer is in long before the first render.
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    await route.continue();
-  });
+  await holdEntry(page, 800);
   await page.addInitScript(() => {
     const w = window as unknown as { __skeletonShown: boolean };
     w.__skeletonShown = false;
