@@ -13,6 +13,8 @@ const GENDER = /^[mt](,[mt])?$/;
 /** The gender filter of a preferencesCategory value, or none when it is not a valid one. */
 export const discoverGender = (category: string) => (GENDER.test(category) ? category : undefined);
 
+const discoverUrl = (gender: string | undefined) => `/v1/discover${toQuery({ gender })}`;
+
 let early: { url: string; answer: Promise<DiscoverResponse>; value?: DiscoverResponse } | undefined;
 
 /**
@@ -20,10 +22,10 @@ let early: { url: string; answer: Promise<DiscoverResponse>; value?: DiscoverRes
  * download; the screen's first load takes this answer over instead of asking again.
  */
 export function prefetchDiscover(gender: string | undefined): Promise<DiscoverResponse> {
-  const url = `/v1/discover${toQuery({ gender })}`;
+  const url = discoverUrl(gender);
   // index.html's script may have sent this very request already (see boot.ts): apiFetch takes it over then.
   const answer = apiFetch(url, { schema: discoverResponseSchema, adopt: takeBootRequest() });
-  const started = { url, answer } as NonNullable<typeof early>;
+  const started: NonNullable<typeof early> = { url, answer };
   answer.then(
     (value) => {
       started.value = value;
@@ -40,7 +42,7 @@ export function prefetchDiscover(gender: string | undefined): Promise<DiscoverRe
  * skeleton for one frame, an extra commit and layout on a slow phone's way to its first picture.
  */
 export function takeArrivedDiscover(gender: string | undefined): DiscoverResponse | undefined {
-  const url = `/v1/discover${toQuery({ gender })}`;
+  const url = discoverUrl(gender);
   if (early?.url !== url || !early.value) return undefined;
   const { value } = early;
   early = undefined;
@@ -50,7 +52,7 @@ export function takeArrivedDiscover(gender: string | undefined): DiscoverRespons
 
 /** GET /v1/discover: the same for every viewer of a gender choice; the service worker keeps a copy. */
 export function fetchDiscover(gender: string | undefined, signal?: AbortSignal): Promise<DiscoverResponse> {
-  const url = `/v1/discover${toQuery({ gender })}`;
+  const url = discoverUrl(gender);
   // The next visit's boot script asks for this answer before the app's code has loaded (src/api/boot.ts).
   void rememberBootRequest('discover', url);
   if (early?.url === url) {

@@ -49,7 +49,6 @@ export function useSlotVideo({ boot, poster, muted, loop, preload, on }: SlotVid
     ref.current ??= (claim && takeBootVideo(claim.src)) || document.createElement('video');
     const video = ref.current;
     video.className = 'feed-video';
-    video.removeAttribute('style');
     video.setAttribute('playsinline', '');
     node.append(video);
     return () => video.remove();
