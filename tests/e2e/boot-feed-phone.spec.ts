@@ -269,3 +269,114 @@ test('/discover opens on its sections when its answer came before the app code, 
     false,
   );
 });
+
+test.describe('a return visit, the service worker in control', () => {
+  test.use({ serviceWorkers: 'allow' });
+
+  const playlist = (page: Page) => current(page).locator('video');
+  /** The feed's answer `ms` late (every request that leaves the device); what the worker holds is not. */
+  async function slowNetwork(page: Page, ms: number) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: ms,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+  }
+  /** Each element index.html's script started a video in, kept to look at after the app took over. */
+  const recordBootVideos = (page: Page) =>
+    page.addInitScript(() => {
+      const w = window as unknown as { __bootVideos: HTMLVideoElement[]; __shortcamsBootVideo: unknown };
+      w.__bootVideos = [];
+      let current: unknown;
+      Object.defineProperty(window, '__shortcamsBootVideo', {
+        configurable: true,
+        get: () => current,
+        set: (video) => {
+          current = video;
+          if (video instanceof HTMLVideoElement) w.__bootVideos.push(video);
+        },
+      });
+    });
+  /** When the master playlist `src` was first asked for, and when the feed's answer had arrived. */
+  const timing = (page: Page, src: string) =>
+    page.evaluate((src) => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      return {
+        playlist: entries.find((e) => e.name.endsWith(src))?.startTime ?? Number.NaN,
+        answer: entries.find((e) => new URL(e.name).pathname === '/v1/videos')?.responseEnd ?? Number.NaN,
+      };
+    }, src);
+
+  /** A first visit that plays the first video until the worker holds its start; returns its playlist. */
+  async function firstVisit(page: Page) {
+    await page.goto('/');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await expect
+      .poll(() => playlist(page).evaluate((v: HTMLVideoElement) => v.currentTime))
+      .toBeGreaterThan(0);
+    const src = (await playlist(page).getAttribute('src')) ?? '';
+    await expect
+      .poll(() => page.evaluate((src) => caches.match(src).then(Boolean), src), { timeout: 15_000 })
+      .toBe(true);
+    return src;
+  }
+
+  test('the video the feed opened on last time starts from the device before the feed answer is in', async ({
+    page,
+  }) => {
+    const src = await firstVisit(page);
+    await recordBootVideos(page);
+    await slowNetwork(page, 800);
+    await page.reload();
+    await expect(playlist(page)).toHaveAttribute('src', src);
+    await expect
+      .poll(() => playlist(page).evaluate((v: HTMLVideoElement) => v.currentTime))
+      .toBeGreaterThan(0);
+    const { playlist: asked, answer } = await timing(page, src);
+    expect(asked).toBeLessThan(answer);
+    // One element started, and it is the one on screen.
+    expect(
+      await page.evaluate(() => {
+        const started = (window as unknown as { __bootVideos: HTMLVideoElement[] }).__bootVideos;
+        const shown = document.querySelector('[role=feed] article[aria-hidden=false] video');
+        return started.length === 1 && started[0] === shown;
+      }),
+    ).toBe(true);
+  });
+
+  test('a guess the answer proves wrong is stopped, and the answer’s first video plays', async ({ page }) => {
+    const first = await firstVisit(page);
+    // Another video whose start this device holds, remembered as the one the feed opened on.
+    const other = await page.evaluate(async () => {
+      const answer = await (await fetch('/v1/videos?gender=m')).json();
+      return (answer.data as { playlistUrl: string }[]).map((v) => v.playlistUrl);
+    });
+    const guess = other.find((url) => url !== first) ?? '';
+    await page.evaluate(async (src) => {
+      await (await fetch(src)).text();
+      localStorage.setItem('shortcams.bootFeedVideo', JSON.stringify({ src }));
+    }, guess);
+    await expect.poll(() => page.evaluate((src) => caches.match(src).then(Boolean), guess)).toBe(true);
+
+    await recordBootVideos(page);
+    await slowNetwork(page, 800);
+    await page.reload();
+    await expect(playlist(page)).toHaveAttribute('src', first);
+    await expect
+      .poll(() => playlist(page).evaluate((v: HTMLVideoElement) => v.currentTime))
+      .toBeGreaterThan(0);
+    // The guess was started (before the answer), then dropped: no source left to download from.
+    const { playlist: asked, answer } = await timing(page, guess);
+    expect(asked).toBeLessThan(answer);
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { __bootVideos: HTMLVideoElement[] }).__bootVideos.map((v) =>
+          v.getAttribute('src'),
+        ),
+      ),
+    ).toEqual([null, first]);
+  });
+});
