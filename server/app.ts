@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import type { AppDeps } from './deps';
+import { installCompression } from './http/compress';
 import { installErrorHandler } from './http/errors';
 import { installInputGuard } from './http/input';
 import { installRateLimit } from './http/rate-limit';
@@ -42,6 +43,7 @@ export async function buildApp(
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   installSecurityHeaders(app, deps.config, inlineStyleHashes(`<style>${DOCS_STYLE}</style>`));
   installErrorHandler(app);
+  installCompression(app);
   await installRateLimit(app, deps.config);
   installInputGuard(app);
   // First: it builds the reference from the `config.doc` of every route registered after it.

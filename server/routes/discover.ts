@@ -18,6 +18,7 @@ import {
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { type Precompressed, precompress, sendPrecompressed } from '../http/compress';
 import { invalid, type Operation } from '../http/doc';
 import { parse } from '../http/validate';
 import { geoOf, type Viewer, viewerOf } from '../http/viewer';
@@ -34,7 +35,7 @@ const SEARCH_LIMIT = 10;
 const DISCOVER_KEYS = 2000;
 
 interface Cached {
-  json: string;
+  body: Precompressed;
   etag: string;
 }
 /** Below this, trigram matches are mostly noise; 'lunna' ~ 'luna' scores 0.57, 'beech' ~ 'beach' 0.33. */
@@ -97,7 +98,8 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
     description:
       'The same answer for guests and users (no per-viewer flags: `isLiked` and `isRated` are false), so a ' +
       'CDN and the service worker may share it: a strong `ETag` (hash of the body), `Cache-Control: public, ' +
-      `max-age=60, stale-while-revalidate=600\`, \`Vary: ${geoCountryHeader}, ${geoRegionHeader}\` (geo-blocking), ` +
+      `max-age=60, stale-while-revalidate=600\`, \`Vary: Accept-Encoding, ${geoCountryHeader}, ${geoRegionHeader}\` ` +
+      '(brotli or gzip, compressed once per build; geo-blocking), ' +
       `and 304 for a matching \`If-None-Match\`. Up to ${CREATORS} live creators (by name) and ${CREATORS} ` +
       `latest creators with a public video; ${VIDEOS} videos per group: weekly groups count likes / views of ` +
       'the last 7 days, all-time groups the counters. Each group is also a feed, in the same order: GET ' +
@@ -162,7 +164,8 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
     const json = JSON.stringify(body);
     // Strong validator: the same bytes always give the same tag, on every API node.
     const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
-    return { json, etag };
+    // Compressed here, once per build, rather than on each of the thousands of requests it answers.
+    return { body: precompress(json), etag };
   }
 
   // Discover is the same for every viewer of a gender choice and place: built once per minute per key (or
@@ -176,17 +179,17 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
     const query = parse(discoverQuerySchema, request.query);
     // Only the country and region matter here (geo-blocking): no token or guest lookup.
     const gender = query.gender ? [...new Set(query.gender.split(','))].sort().join(',') : undefined;
-    const { json, etag } = await page(gender, geoOf(request, deps));
+    const { body, etag } = await page(gender, geoOf(request, deps));
     reply
       .header('ETag', etag)
       .header('Cache-Control', 'public, max-age=60, stale-while-revalidate=600')
       // The body depends on the viewer's country and region (geo-blocking), so shared caches must key on them.
-      .header('Vary', `${deps.config.geoCountryHeader}, ${deps.config.geoRegionHeader}`);
+      .header('Vary', `Accept-Encoding, ${deps.config.geoCountryHeader}, ${deps.config.geoRegionHeader}`);
     const ifNoneMatch = request.headers['if-none-match'];
     if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
       return reply.status(304).send();
     }
-    return reply.type('application/json; charset=utf-8').send(json);
+    return sendPrecompressed(reply.type('application/json; charset=utf-8'), body);
   });
 }
 

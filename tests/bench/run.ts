@@ -1,7 +1,6 @@
 // `npm run bench`: runs each benchmark in turn and prints its figures with the machine it ran on.
 import os from 'node:os';
 import { catalogueBench } from './catalogue.bench';
-import { feedBench } from './feed.bench';
 import { firstFrameVsBareBench, playerBench } from './player.bench';
 import { pwaBench } from './pwa.bench';
 import { serverBench } from './server.bench';
@@ -11,7 +10,6 @@ import { uploadBench } from './upload.bench';
 
 const benches: [string, () => Promise<Record<string, string>>][] = [
   ['startup', startupBench],
-  ['home feed throughput', feedBench],
   ['server under a crowd', serverBench],
   ['catalogue', catalogueBench],
   ['feed player in Chromium', playerBench],

@@ -4,6 +4,7 @@
 // `BENCH_DATA_DIR=dir` reuses a demo already seeded there (the first start seeds it; 24 videos).
 // `BENCH_ONLY=post` runs only the scenarios whose name contains it (the transcode one: `BENCH_ONLY=transcode`).
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import os from 'node:os';
 import { loadConfig } from '../../server/config';
 import { configureBinaries, ffmpegPath } from '../../server/media/ffmpeg';
@@ -94,6 +95,30 @@ async function duringTranscode(base: string, scenario: Scenario) {
   return lines.join('; ');
 }
 
+/** One answer of the API, body undecoded, with the Content-Encoding it came in. */
+function rawAnswer(base: string, sample: Scenario['sample']) {
+  return new Promise<{ body: Buffer; encoding: string | undefined }>((resolve, reject) => {
+    const request = http.request(
+      `${base}${sample.path}`,
+      { method: sample.method, headers: sample.headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const encoding = response.headers['content-encoding'];
+          resolve({
+            body: Buffer.concat(chunks),
+            encoding: typeof encoding === 'string' ? encoding : undefined,
+          });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(sample.body);
+  });
+}
+
 export async function serverBench(): Promise<Record<string, string>> {
   const dataDir = process.env.BENCH_DATA_DIR;
   const server = await startServer({
@@ -116,13 +141,9 @@ export async function serverBench(): Promise<Record<string, string>> {
       );
     for (const scenario of only === 'transcode' ? [] : all) {
       const { sample } = scenario;
-      const res = await fetch(`${server.url}${sample.path}`, {
-        method: sample.method,
-        headers: sample.headers,
-        body: sample.body,
-      });
-      const body = Buffer.from(await res.arrayBuffer());
-      const bare = await startBareServer(body);
+      // The bytes as sent (fetch would decode a compressed answer): the bare server sends the same.
+      const { body, encoding } = await rawAnswer(server.url, sample);
+      const bare = await startBareServer(body, encoding ? { 'content-encoding': encoding } : {});
       const api: LoadResult[] = [];
       const base: LoadResult[] = [];
       const loads: string[] = [];
@@ -141,7 +162,7 @@ export async function serverBench(): Promise<Record<string, string>> {
       const failures = api.reduce((n, r) => n + r.errors + r.non2xx, 0);
       const goal = GOALS[scenario.name];
       const met = goal && median(rps) >= goal.rps && (goal.p99 === undefined || median(p99) < goal.p99);
-      out[`${scenario.name} (${body.length} B)`] =
+      out[`${scenario.name} (${body.length} B${encoding ? ` ${encoding}` : ''})`] =
         `${median(rps).toFixed(0)} req/s (runs ${rps.map((x) => x.toFixed(0)).join(', ')}), ` +
         `p50 ${median(api.map((r) => r.p50))} ms, p99 ${median(p99)} ms (runs ${p99.join(', ')})` +
         `${failures ? `, ${failures} errors/non-2xx` : ''}; bare ${median(bareRps).toFixed(0)} req/s ` +
