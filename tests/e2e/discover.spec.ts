@@ -40,6 +40,42 @@ test.describe('discover', () => {
     expect(Number(await current(page).getAttribute('aria-setsize'))).toBeGreaterThan(10);
   });
 
+  test('the first screenful renders first, the rest a moment after; back from a feed keeps the scroll', async ({
+    page,
+  }) => {
+    // Which carousels the page had when the first tile's picture was first in the document.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __atFirstTile: string[] | undefined };
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('.discover-body .video-tile-media img')) return;
+        w.__atFirstTile = Array.from(
+          document.querySelectorAll('.discover-body h2'),
+          (h) => h.textContent ?? '',
+        );
+        observer.disconnect();
+      }).observe(document, { subtree: true, childList: true });
+    });
+    await page.goto('/discover');
+    const last = page.getByRole('region', { name: 'Most viewed all time' });
+    await expect(last).toBeVisible();
+    const atFirstTile = await page.evaluate(
+      () => (window as unknown as { __atFirstTile: string[] | undefined }).__atFirstTile,
+    );
+    // The creators, the cam sites and the first carousel: not the three carousels below them.
+    expect(atFirstTile).toContain('Most liked this week');
+    expect(atFirstTile).not.toContain('Most viewed all time');
+
+    // A viewer scrolled down to the last carousel opens a video there, then comes back.
+    await last.scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(300);
+    await last.getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/discover\/category\/most-viewed-all-time\/feed$/);
+    await page.goBack();
+    await expect(last).toBeInViewport();
+    expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(40);
+  });
+
   test('a cam site opens its feed', async ({ page, request }) => {
     const api = await (await request.get('/v1/discover?gender=m')).json();
     const site = api.webcam_sites[0];

@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useId, useState } from 'react';
+import { startTransition, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { discoverGender, fetchDiscover, takeArrivedDiscover } from '../../api/discover';
 import { errorText } from '../../api/errors';
@@ -77,9 +77,40 @@ export function DiscoverScreen() {
   );
 }
 
+/** Whether a Discover screen has been shown in this page load (see useFirstScreenfulFirst). */
+let shownBefore = false;
+
+/**
+ * False on the first render of the page load's first Discover, true a frame later: that first render
+ * leaves out the carousels below the first screenful, so the first picture is laid out and painted
+ * with half the page's elements (issue 17: Lighthouse's /discover waited on one 170 ms layout-and-paint
+ * task of all seven sections at 4x CPU), and the rest mounts right after it, below what is on screen. A
+ * later Discover (back from a feed) renders whole at once, so the browser can put the scroll back where
+ * the viewer left it.
+ */
+function useFirstScreenfulFirst(): boolean {
+  const [whole, setWhole] = useState(shownBefore);
+  useEffect(() => {
+    shownBefore = true;
+    if (whole) return;
+    let timer = 0;
+    // A frame, then a task: the first screenful has painted.
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => startTransition(() => setWhole(true)));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [whole]);
+  return whole;
+}
+
 function DiscoverSections({ data }: { data: DiscoverResponse }) {
+  const whole = useFirstScreenfulFirst();
+  const groups = discoverGroups.filter((g) => data.videos[g.key].length > 0);
   // Thumbnails of the first carousel on screen load at once: they are what the first screenful shows.
-  const firstGroup = discoverGroups.find((g) => data.videos[g.key].length > 0)?.key;
+  const firstGroup = groups[0]?.key;
   return (
     <div className="discover-body">
       {data.liveUsers.length > 0 && (
@@ -97,17 +128,15 @@ function DiscoverSections({ data }: { data: DiscoverResponse }) {
           <SiteRow sites={data.webcam_sites} />
         </Section>
       )}
-      {discoverGroups.map((group) =>
-        data.videos[group.key].length > 0 ? (
-          <Section key={group.key} title={group.title}>
-            <Carousel
-              videos={data.videos[group.key]}
-              feed={`/discover/category/${group.slug}/feed`}
-              eager={group.key === firstGroup}
-            />
-          </Section>
-        ) : null,
-      )}
+      {(whole ? groups : groups.slice(0, 1)).map((group) => (
+        <Section key={group.key} title={group.title}>
+          <Carousel
+            videos={data.videos[group.key]}
+            feed={`/discover/category/${group.slug}/feed`}
+            eager={group.key === firstGroup}
+          />
+        </Section>
+      ))}
     </div>
   );
 }
