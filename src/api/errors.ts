@@ -3,7 +3,7 @@
 //   no answer at all → `network`; a status the screen names → that; any other answer → `answered` when the
 //   screen shapes its own (verification's '{status}: {message}'), else the server's own message, else
 //   `fallback`. Anything that is not an API error (a bug, a full disk) → its own text or `fallback`.
-import { messages } from '../contract/messages';
+import { networkMessage, serverMessages, storageFullMessage } from '../contract/common-messages';
 import { ApiError } from './http';
 
 export interface ErrorTexts {
@@ -32,9 +32,9 @@ export function isAbort(error: unknown): boolean {
 }
 
 export function errorText(error: unknown, texts: ErrorTexts = {}): string {
-  const fallback = texts.fallback ?? messages.server.internal;
+  const fallback = texts.fallback ?? serverMessages.internal;
   if (error instanceof ApiError) {
-    if (error.status === 0) return texts.network ?? messages.network;
+    if (error.status === 0) return texts.network ?? networkMessage;
     const byStatus = texts.status?.[error.status];
     if (byStatus !== undefined) return byStatus;
     const own = error.fromServer ? error.message : undefined;
@@ -42,7 +42,7 @@ export function errorText(error: unknown, texts: ErrorTexts = {}): string {
     if (texts.serverMessage !== false && own) return own;
     return fallback;
   }
-  if (isQuotaError(error)) return messages.storageFull;
+  if (isQuotaError(error)) return storageFullMessage;
   return fallback;
 }
 

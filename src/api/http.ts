@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { errorResponseSchema } from '../contract/common';
-import { messages } from '../contract/messages';
+import { networkMessage, serverMessages } from '../contract/common-messages';
 import { getGuestId } from '../offline/kv';
 import { readAuth } from '../state/auth';
 
@@ -144,7 +144,7 @@ export async function apiFetch(
   } catch (error) {
     // An abort is the caller's own decision, not a failure to report.
     if (signal?.aborted) throw error;
-    throw new ApiError(0, messages.network, undefined, { cause: error });
+    throw new ApiError(0, networkMessage, undefined, { cause: error });
   } finally {
     clearTimeout(timer);
   }
@@ -154,14 +154,14 @@ export async function apiFetch(
     const parsed = v.safeParse(errorResponseSchema, json);
     if (parsed.success)
       throw new ApiError(response.status, parsed.output.message, parsed.output.errors, { fromServer: true });
-    throw new ApiError(response.status, messages.server.internal);
+    throw new ApiError(response.status, serverMessages.internal);
   }
   if (!schema) return json;
   try {
     return v.parse(schema, json);
   } catch (error) {
     // A 2xx that does not match the contract is a server bug; callers treat it like any other failure.
-    throw new ApiError(response.status, messages.server.internal, undefined, { cause: error });
+    throw new ApiError(response.status, serverMessages.internal, undefined, { cause: error });
   }
 }
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { messages } from './messages';
+import { serverMessages } from './common-messages';
 
 export const genderSchema = v.picklist(['m', 't']);
 export type Gender = v.InferOutput<typeof genderSchema>;
@@ -99,22 +99,22 @@ export const idSchema = (message: string) =>
 /** Ids joined by commas, as list filters send them (`tags=1,2`): each one within range. */
 export const idListSchema = v.pipe(
   v.string(),
-  v.check((s) => s.split(',').every((part) => idOf(part) !== undefined), messages.server.invalidIds),
+  v.check((s) => s.split(',').every((part) => idOf(part) !== undefined), serverMessages.invalidIds),
 );
 
 /** `page` of a list query: pages from 1. */
 export const pageField = v.optional(
-  v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, messages.server.invalidPage), v.transform(Number)),
+  v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, serverMessages.invalidPage), v.transform(Number)),
 );
 
 /** `gender` of a list query: creator genders, comma joined. */
 export const genderFilterField = v.optional(
-  v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/, messages.server.invalidGenderFilter)),
+  v.pipe(v.string(), v.regex(/^[mt](,[mt])?$/, serverMessages.invalidGenderFilter)),
 );
 
 /** `per_page` of a list query; each list caps it at its own maximum. */
 export const perPageField = v.optional(
-  v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/, messages.server.invalidPerPage), v.transform(Number)),
+  v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/, serverMessages.invalidPerPage), v.transform(Number)),
 );
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -127,4 +127,4 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const isWellFormedText = (s: string): boolean => !LONE_SURROGATE.test(s);
 
 /** The same rule as a pipe step, for schemas whose client checks free text before sending it. */
-export const wellFormed = () => v.check(isWellFormedText, messages.server.invalidText);
+export const wellFormed = () => v.check(isWellFormedText, serverMessages.invalidText);

@@ -1,5 +1,7 @@
 // Every user-visible text that the spec fixes word for word lives here, so the client and the server
 // cannot drift apart. Keys are grouped by screen.
+import { networkMessage, serverMessages, storageFullMessage } from './common-messages';
+
 export const messages = {
   notFound: {
     title: 'Page Not Found',
@@ -7,27 +9,9 @@ export const messages = {
   },
   page: { notFound: 'Page not found' },
   video: { notFound: 'Video not found' },
-  /** A request that got no answer at all (offline, timeout, DNS). */
-  network: 'Network error.',
-  /** The device refused to store something (IndexedDB or file-system quota). */
-  storageFull: 'Your device is out of storage space. Free some space and try again; what you typed is kept.',
-  server: {
-    internal: 'Something went wrong, try again later.',
-    notFound: 'Not found.',
-    unauthenticated: 'Unauthenticated.',
-    forbidden: 'This action is unauthorized.',
-    validation: 'The given data was invalid.',
-    badRequest: 'The request could not be understood.',
-    // Query fields of every list, and the opaque cursor of links.next.
-    invalidPage: 'Page must be a whole number from 1 to 999999.',
-    invalidPerPage: 'Per page must be a whole number from 1 to 999.',
-    invalidCursor: 'Invalid cursor.',
-    invalidGenderFilter: 'Gender must be m, t or m,t.',
-    invalidIds: 'Ids must be whole numbers from 1 to 2147483647, comma separated.',
-    idempotencyKeyReused: 'This Idempotency-Key was already used for a different request.',
-    tooManyGuests: 'Too many likes and views from this address. Please try again later.',
-    invalidText: 'This text contains a broken character (a lone UTF-16 surrogate).',
-  },
+  network: networkMessage,
+  storageFull: storageFullMessage,
+  server: serverMessages,
   auth: {
     fillAllFields: 'Please fill all the fields.',
     invalidEmail: 'Invalid email address.',
