@@ -273,7 +273,16 @@ test('/discover opens on its sections when its answer came before the app code, 
 test.describe('a return visit, the service worker in control', () => {
   test.use({ serviceWorkers: 'allow' });
 
-  const playlist = (page: Page) => current(page).locator('video');
+  const shownVideo = (page: Page) => current(page).locator('video');
+  /** The video on screen plays `src`, and its clock runs. */
+  async function expectPlaying(page: Page, src: string) {
+    await expect(shownVideo(page)).toHaveAttribute('src', src);
+    await expect
+      .poll(() => shownVideo(page).evaluate((v: HTMLVideoElement) => v.currentTime))
+      .toBeGreaterThan(0);
+  }
+  /** Whether the service worker's caches hold `src`. */
+  const held = (page: Page, src: string) => page.evaluate((src) => caches.match(src).then(Boolean), src);
   /** The feed's answer `ms` late (every request that leaves the device); what the worker holds is not. */
   async function slowNetwork(page: Page, ms: number) {
     const cdp = await page.context().newCDPSession(page);
@@ -315,26 +324,26 @@ test.describe('a return visit, the service worker in control', () => {
     await page.goto('/');
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await expect
-      .poll(() => playlist(page).evaluate((v: HTMLVideoElement) => v.currentTime))
+      .poll(() => shownVideo(page).evaluate((v: HTMLVideoElement) => v.currentTime))
       .toBeGreaterThan(0);
-    const src = (await playlist(page).getAttribute('src')) ?? '';
-    await expect
-      .poll(() => page.evaluate((src) => caches.match(src).then(Boolean), src), { timeout: 15_000 })
-      .toBe(true);
+    const src = (await shownVideo(page).getAttribute('src')) ?? '';
+    await expect.poll(() => held(page, src), { timeout: 15_000 }).toBe(true);
     return src;
+  }
+
+  /** The next visit, its boot elements recorded, with every request that leaves the device 800 ms late. */
+  async function slowReload(page: Page) {
+    await recordBootVideos(page);
+    await slowNetwork(page, 800);
+    await page.reload();
   }
 
   test('the video the feed opened on last time starts from the device before the feed answer is in', async ({
     page,
   }) => {
     const src = await firstVisit(page);
-    await recordBootVideos(page);
-    await slowNetwork(page, 800);
-    await page.reload();
-    await expect(playlist(page)).toHaveAttribute('src', src);
-    await expect
-      .poll(() => playlist(page).evaluate((v: HTMLVideoElement) => v.currentTime))
-      .toBeGreaterThan(0);
+    await slowReload(page);
+    await expectPlaying(page, src);
     const { playlist: asked, answer } = await timing(page, src);
     expect(asked).toBeLessThan(answer);
     // One element started, and it is the one on screen.
@@ -359,15 +368,10 @@ test.describe('a return visit, the service worker in control', () => {
       await (await fetch(src)).text();
       localStorage.setItem('shortcams.bootFeedVideo', JSON.stringify({ src }));
     }, guess);
-    await expect.poll(() => page.evaluate((src) => caches.match(src).then(Boolean), guess)).toBe(true);
+    await expect.poll(() => held(page, guess)).toBe(true);
 
-    await recordBootVideos(page);
-    await slowNetwork(page, 800);
-    await page.reload();
-    await expect(playlist(page)).toHaveAttribute('src', first);
-    await expect
-      .poll(() => playlist(page).evaluate((v: HTMLVideoElement) => v.currentTime))
-      .toBeGreaterThan(0);
+    await slowReload(page);
+    await expectPlaying(page, first);
     // The guess was started (before the answer), then dropped: no source left to download from.
     const { playlist: asked, answer } = await timing(page, guess);
     expect(asked).toBeLessThan(answer);
