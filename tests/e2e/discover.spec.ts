@@ -71,8 +71,14 @@ test.describe('discover', () => {
     expect(scrolled).toBeGreaterThan(300);
     await last.getByRole('link').first().click();
     await expect(page).toHaveURL(/\/discover\/category\/most-viewed-all-time\/feed$/);
+    // The answer comes back slowly, as on a phone's network: the page is a spinner when back is handled.
+    await page.route('**/v1/discover?*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+    });
     await page.goBack();
     await expect(last).toBeInViewport();
+    await page.waitForFunction(() => !('keptScroll' in document.documentElement.dataset));
     expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(40);
   });
 

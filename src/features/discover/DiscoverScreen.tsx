@@ -7,6 +7,7 @@ import { useRequest } from '../../api/useRequest';
 // Not the contract's index: that would bring every schema of the app (auth, profile, verification: 4 KB
 // gzipped) into Discover's first render for one list.
 import { type DiscoverResponse, discoverGroups, type SearchResponse } from '../../contract/discover';
+import { useKeptScroll } from '../../state/keptScroll';
 import { preferencesCategoryAtom } from '../../state/preferences';
 import { Avatar } from '../../ui/Avatar';
 import { CloseIcon, SearchIcon } from '../../ui/icons';
@@ -26,6 +27,8 @@ export function DiscoverScreen() {
   const search = useDiscoverSearch(text);
   const searchId = useId();
   const searching = search.status !== 'idle';
+  // Back from a feed opened here, the sections come back where the viewer left them.
+  useKeptScroll(discover.status === 'success');
 
   return (
     <div className="discover">
@@ -85,8 +88,8 @@ let shownBefore = false;
  * leaves out the carousels below the first screenful, so the first picture is laid out and painted
  * with half the page's elements (issue 17: Lighthouse's /discover waited on one 170 ms layout-and-paint
  * task of all seven sections at 4x CPU), and the rest mounts right after it, below what is on screen. A
- * later Discover (back from a feed) renders whole at once, so the browser can put the scroll back where
- * the viewer left it.
+ * later Discover (back from a feed) renders whole at once, so the scroll can go back where the viewer
+ * left it (useKeptScroll) in the commit that brings the answer.
  */
 function useFirstScreenfulFirst(): boolean {
   const [whole, setWhole] = useState(shownBefore);
