@@ -128,5 +128,17 @@ test.describe('discover', () => {
     const title = await first.locator('.video-tile-title').textContent();
     await first.click();
     await expect(current(page)).toHaveAttribute('aria-label', title ?? '');
+
+    // Back, the words and their results are as the viewer left them, shown without asking (or logging) again.
+    const searched: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/v1/discover/search')) searched.push(r.url());
+    });
+    await page.goBack();
+    await expect(box).toHaveValue('midnight');
+    await expect(videos.getByRole('link').first().locator('.video-tile-title')).toHaveText(title ?? '');
+    // Past the 2 s after which a search would be logged (spec §9).
+    await page.waitForTimeout(2500);
+    expect(searched).toEqual([]);
   });
 });

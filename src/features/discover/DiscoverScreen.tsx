@@ -7,7 +7,7 @@ import { useRequest } from '../../api/useRequest';
 // Not the contract's index: that would bring every schema of the app (auth, profile, verification: 4 KB
 // gzipped) into Discover's first render for one list.
 import { type DiscoverResponse, discoverGroups, type SearchResponse } from '../../contract/discover';
-import { useKeptScroll } from '../../state/keptScroll';
+import { useEntryState, useKeptScroll } from '../../state/historyEntry';
 import { preferencesCategoryAtom } from '../../state/preferences';
 import { Avatar } from '../../ui/Avatar';
 import { CloseIcon, SearchIcon } from '../../ui/icons';
@@ -23,12 +23,12 @@ export function DiscoverScreen() {
   const gender = discoverGender(category);
   const [arrived] = useState(() => takeArrivedDiscover(gender));
   const discover = useRequest(`discover:${gender ?? ''}`, (signal) => fetchDiscover(gender, signal), arrived);
-  const [text, setText] = useState('');
+  // Back from a feed opened here, the search and the results (or the sections) are where the viewer left them.
+  const [text, setText] = useEntryState('discoverSearch', '');
   const search = useDiscoverSearch(text);
   const searchId = useId();
   const searching = search.status !== 'idle';
-  // Back from a feed opened here, the sections come back where the viewer left them.
-  useKeptScroll(discover.status === 'success');
+  useKeptScroll(searching ? search.status !== 'loading' : discover.status === 'success');
 
   return (
     <div className="discover">

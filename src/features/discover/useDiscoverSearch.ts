@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { searchDiscover } from '../../api/discover';
 import { errorText } from '../../api/errors';
 import type { SearchResponse } from '../../contract';
+import { useEntryState } from '../../state/historyEntry';
 
 /** Spec §9: results follow typing after 300 ms; the search counts as finished after 2 s without typing. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -22,10 +23,17 @@ export type SearchState =
 export function useDiscoverSearch(text: string): SearchState {
   const query = text.trim();
   const active = query.length >= SEARCH_MIN_CHARS;
-  const [settled, setSettled] = useState<{ query: string; state: SearchState } | null>(null);
+  const [settled, setSettled] = useEntryState<{ query: string; state: SearchState } | null>(
+    'discoverSearchResults',
+    null,
+  );
+  // Back to the screen, the results it showed are shown again, not asked for (or logged) a second time. Not
+  // cleared at that first run: React's strict mode runs it twice.
+  const keptQuery = useRef(settled?.state.status === 'done' ? settled.query : undefined);
 
   useEffect(() => {
-    if (!active) return;
+    if (!active || query === keptQuery.current) return;
+    keptQuery.current = undefined;
     const controller = new AbortController();
     const run = (isFinal: boolean) =>
       searchDiscover(query, isFinal, controller.signal).then(
@@ -48,7 +56,7 @@ export function useDiscoverSearch(text: string): SearchState {
       window.clearTimeout(final);
       controller.abort();
     };
-  }, [query, active]);
+  }, [query, active, setSettled]);
 
   if (!active) return { status: 'idle' };
   return settled?.query === query ? settled.state : { status: 'loading' };

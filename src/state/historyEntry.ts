@@ -1,10 +1,36 @@
-// The window's scroll of each history entry in this page load, for screens whose content comes back after
-// the back button has been handled. The browser's own restoration runs right after popstate, when such a
-// screen is still a spinner (its answer is asked for again, and React renders navigations as transitions),
-// so it finds a short page and leaves the viewer at the top, or not, by a race.
-import { useLayoutEffect, useRef } from 'react';
+// What a screen showed, kept with its history entry for this page load, so that back (or forward) to it finds
+// it as the viewer left it: the words typed in a search box, and the scroll.
+//
+// The scroll: the browser's own restoration runs right after popstate, when a screen whose answer is asked
+// for again is still a spinner (and React renders navigations as transitions), so it finds a short page and
+// leaves the viewer at the top, or not, by a race.
+import { type Dispatch, type SetStateAction, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useRealNavigationType } from './panel';
+
+const states = new Map<string, unknown>();
+
+/** What a screen keeps under `name` with the history entry on show (see useEntryState). */
+export function useEntryStore() {
+  const { key } = useLocation();
+  return {
+    get: (name: string): unknown => states.get(`${key}\u0000${name}`),
+    set: (name: string, value: unknown) => states.set(`${key}\u0000${name}`, value),
+  };
+}
+
+/**
+ * useState whose value stays with the history entry: a new visit starts from `initial`, a return finds the
+ * value as it was left. `name` tells a screen's states apart.
+ */
+export function useEntryState<T>(name: string, initial: T): [T, Dispatch<SetStateAction<T>>] {
+  const store = useEntryStore();
+  const [value, setValue] = useState<T>(() => (store.get(name) as T | undefined) ?? initial);
+  useEffect(() => {
+    store.set(name, value);
+  });
+  return [value, setValue];
+}
 
 const kept = new Map<string, number>();
 
