@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEntryStore } from '../state/historyEntry';
 
 /** One page of a list call: `{ data, links: { next } }`. */
 export interface ListPage<T> {
@@ -26,6 +27,15 @@ const fresh = <T>(tag: string): Pages<T> => ({
   moreFailed: false,
 });
 
+export interface ListOptions {
+  /**
+   * Keep the pages with the history entry: back from a video opened in the list, the list is as the viewer
+   * left it (and can scroll back there) without a request. For lists whose items the screens opened from
+   * them do not change (a rating list must load again: its video was just rated).
+   */
+  keep?: boolean;
+}
+
 /**
  * Any paged list (videos, channel cards): the first page from `firstUrl`, then each links.next as handed out,
  * without duplicates (by id). A failed first page offers `retry`; a failed later page stops there (spec §8:
@@ -34,16 +44,32 @@ const fresh = <T>(tag: string): Pages<T> => ({
 export function usePages<T extends { id: number }>(
   firstUrl: string,
   fetchPage: (url: string, signal: AbortSignal) => Promise<ListPage<T>>,
+  { keep = false }: ListOptions = {},
 ) {
   const [attempt, setAttempt] = useState(0);
   const tag = `${attempt}\u0000${firstUrl}`;
-  const [pages, setPages] = useState<Pages<T>>(() => fresh(tag));
+  const entry = useEntryStore();
+  const keptName = `pages\u0000${firstUrl}`;
+  const [pages, setPages] = useState<Pages<T>>(() => {
+    const kept = keep ? (entry.get(keptName) as Pages<T> | undefined) : undefined;
+    return kept ? { ...kept, tag } : fresh(tag);
+  });
+  // Back to a kept list: its pages are shown as they were, not loaded again. Not cleared at that first run:
+  // React's strict mode runs it twice.
+  const keptTag = useRef(pages.status === 'ready' ? tag : null);
   const more = useRef<AbortController | null>(null);
   // The latest parser, without restarting the list when a caller passes a new function each render.
   const fetchRef = useRef(fetchPage);
   fetchRef.current = fetchPage;
 
   useEffect(() => {
+    // A page still on its way when the screen goes is asked for again, from the kept end, on the return.
+    if (keep && pages.status === 'ready' && pages.tag === tag)
+      entry.set(keptName, { ...pages, loadingMore: false });
+  });
+
+  useEffect(() => {
+    if (tag === keptTag.current) return;
     more.current?.abort();
     const controller = new AbortController();
     fetchRef.current(firstUrl, controller.signal).then(

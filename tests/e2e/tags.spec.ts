@@ -67,6 +67,15 @@ test.describe('tag grid', () => {
     // Two tiles never fill the screen: the end is in view, so page after page loads until the last.
     await expect(grid(page).getByRole('link')).toHaveCount(all.length);
     expect(asked[0]).toBe('30');
+
+    // Back from the feed opened at the last tile, every page is there at once, and none is asked again.
+    await grid(page).getByRole('link').last().click();
+    await expect(page).toHaveURL(new RegExp(`/tag/${tag.id}/feed$`));
+    await expect(current(page)).toHaveAttribute('aria-label', all[all.length - 1].title);
+    const pagesAsked = asked.length;
+    await page.goBack();
+    await expect(grid(page).getByRole('link')).toHaveCount(all.length);
+    expect(asked.length).toBe(pagesAsked);
   });
 
   test('says so when a tag has no videos or does not exist, and offers a retry when loading fails', async ({

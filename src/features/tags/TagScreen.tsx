@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/http';
 import { useVideoPages } from '../../api/useVideoPages';
+import { useKeptScroll } from '../../state/historyEntry';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { LoadFailed, StateMessage } from '../../ui/StateMessage';
@@ -13,7 +14,11 @@ export const TAG_PAGE_SIZE = 30;
 /** /tag/{id} (spec §2): the tag's videos as a grid; a tap opens the tag feed at that video. */
 export function TagScreen() {
   const { id = '' } = useParams();
-  const pages = useVideoPages(`/v1/tags/${encodeURIComponent(id)}/videos?per_page=${TAG_PAGE_SIZE}`);
+  const pages = useVideoPages(`/v1/tags/${encodeURIComponent(id)}/videos?per_page=${TAG_PAGE_SIZE}`, {
+    keep: true,
+  });
+  // Back from the tag feed, the grid is where the viewer left it.
+  useKeptScroll(pages.status === 'ready');
   // There is no tag lookup call: every video of the list carries the tag, name included.
   const tag = pages.videos.flatMap((v) => v.tags).find((t) => String(t.id) === id || t.slug === id);
   const feed = `/tag/${encodeURIComponent(id)}/feed`;
