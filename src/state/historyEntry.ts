@@ -32,7 +32,7 @@ export function useEntryState<T>(name: string, initial: T): [T, Dispatch<SetStat
   return [value, setValue];
 }
 
-const kept = new Map<string, number>();
+const scrolls = new Map<string, number>();
 
 /**
  * Remembers the scroll when the screen goes, and on a return to its history entry (back or forward) puts
@@ -54,7 +54,7 @@ export function useKeptScroll(ready: boolean): void {
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => {
       window.removeEventListener('scroll', onScroll);
-      kept.set(key, y);
+      scrolls.set(key, y);
     };
   }, [key]);
 
@@ -62,7 +62,7 @@ export function useKeptScroll(ready: boolean): void {
   useLayoutEffect(() => {
     if (!ready || done.current) return;
     done.current = true;
-    const y = kept.get(key);
+    const y = scrolls.get(key);
     if (y === undefined) return;
     // Parts laid out only when near the screen (content-visibility: auto) stand in at a guessed height until
     // a frame has shown them, and the scroll would land that far off: the screen's CSS lays them out for
