@@ -78,6 +78,15 @@ test.describe('profile', () => {
     await expect(page).toHaveURL(/\/luna_vega\/feed$/);
     await expect(current(page)).toHaveAttribute('aria-label', videos[index].title);
     await expect(current(page)).toHaveAttribute('aria-posinset', String(index + 1));
+
+    // Back, the grid is there as it was: no page of it is asked for again.
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/v1/users/luna_vega/videos') asked.push(r.url());
+    });
+    await page.goBack();
+    await expect(grid.getByRole('link')).toHaveCount(videos.length);
+    expect(asked).toEqual([]);
   });
 
   test("a guest's follow goes to sign-up; share copies the link", async ({ page, context }) => {

@@ -14,6 +14,7 @@ import {
   type Video,
   type VideoStatus,
 } from '../../contract';
+import { useKeptScroll } from '../../state/historyEntry';
 import { showToastAtom } from '../../state/toast';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CreatorChip } from '../../ui/CreatorChip';
@@ -135,6 +136,7 @@ function PagedGrid({
   label,
   statuses,
   tileAction,
+  keep = false,
 }: {
   firstUrl: string;
   to: (video: Video) => string;
@@ -144,8 +146,11 @@ function PagedGrid({
   /** Statuses known here before the server lists them (a delete under way). */
   statuses?: Readonly<Record<number, VideoStatus>>;
   tileAction?: (video: Video) => ReactNode;
+  /** Back from the feed opened here, the pages and the scroll are as they were (see usePages). */
+  keep?: boolean;
 }) {
-  const pages = useVideoPages(firstUrl);
+  const pages = useVideoPages(firstUrl, { keep });
+  useKeptScroll(keep && pages.status === 'ready');
   const videos = useMemo(
     () =>
       statuses && pages.status === 'ready'
@@ -193,6 +198,9 @@ export function ProfileVideos({ slug }: { slug: string }) {
       to={() => feed}
       empty={messages.profile.noVideos}
       label="Videos"
+      // A visitor's grid: what the viewer does in the feed opened from it does not change it (the owner's
+      // grid, with its deletes, and the liked videos load again).
+      keep
     />
   );
 }
