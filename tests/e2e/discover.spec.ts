@@ -43,15 +43,17 @@ test.describe('discover', () => {
   test('the first screenful renders first, the rest a moment after; back from a feed keeps the scroll', async ({
     page,
   }) => {
-    // Which carousels the page had when the first tile's picture was first in the document.
+    // Which carousels the page had when the first tile's picture was first in the document, and how far down
+    // a viewer could scroll it then.
     await page.addInitScript(() => {
-      const w = window as unknown as { __atFirstTile: string[] | undefined };
+      const w = window as unknown as { __atFirstTile: string[] | undefined; __roomAtFirstTile: number };
       new MutationObserver((_, observer) => {
         if (!document.querySelector('.discover-body .video-tile-media img')) return;
         w.__atFirstTile = Array.from(
           document.querySelectorAll('.discover-body h2'),
           (h) => h.textContent ?? '',
         );
+        w.__roomAtFirstTile = document.documentElement.scrollHeight - window.innerHeight;
         observer.disconnect();
       }).observe(document, { subtree: true, childList: true });
     });
@@ -64,6 +66,12 @@ test.describe('discover', () => {
     // The creators, the cam sites and the first carousel: not the three carousels below them.
     expect(atFirstTile).toContain('Most liked this week');
     expect(atFirstTile).not.toContain('Most viewed all time');
+    // Their room is there already: a viewer who scrolls at once goes down the page, not to the end of the
+    // first screenful (330 to 390 px down, where the wheel of a later test once stopped at 34).
+    const room = await page.evaluate(
+      () => (window as unknown as { __roomAtFirstTile: number }).__roomAtFirstTile,
+    );
+    expect(room).toBeGreaterThan(600);
 
     // A viewer scrolled down to the last carousel opens a video there, then comes back.
     await last.scrollIntoViewIfNeeded();

@@ -131,15 +131,21 @@ function DiscoverSections({ data }: { data: DiscoverResponse }) {
           <SiteRow sites={data.webcam_sites} />
         </Section>
       )}
-      {(whole ? groups : groups.slice(0, 1)).map((group) => (
-        <Section key={group.key} title={group.title}>
-          <Carousel
-            videos={data.videos[group.key]}
-            feed={`/discover/category/${group.slug}/feed`}
-            eager={group.key === firstGroup}
-          />
-        </Section>
-      ))}
+      {groups.map((group, i) =>
+        whole || i === 0 ? (
+          <Section key={group.key} title={group.title}>
+            <Carousel
+              videos={data.videos[group.key]}
+              feed={`/discover/category/${group.slug}/feed`}
+              eager={group.key === firstGroup}
+            />
+          </Section>
+        ) : (
+          // Until the rest mounts, its room is kept: a viewer who scrolls at once goes down, not to the end of
+          // a short page.
+          <div key={group.key} className="discover-section-pending" aria-hidden="true" />
+        ),
+      )}
     </div>
   );
 }
