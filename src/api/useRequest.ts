@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffectEvent } from '../state/effectEvent';
 
 export type RequestState<T> =
   | { status: 'loading' }

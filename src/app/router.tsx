@@ -202,10 +202,10 @@ export function AppRoutes() {
   const screen = useRoutes(routes, background ?? location);
   const panel = useRoutes(panelRoutes, location);
   return (
-    <NavigationTypeContext value={navigationType}>
+    <NavigationTypeContext.Provider value={navigationType}>
       {screen}
       {background && panel}
-    </NavigationTypeContext>
+    </NavigationTypeContext.Provider>
   );
 }
 

@@ -214,6 +214,13 @@ test.describe('feed player', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => position(page)).toBe(2);
     await closeRatingPrompt(page);
+    // Tab goes through the video on screen only: the slots above and below are inert.
+    const slots = page.locator('[role=feed] article');
+    await expect
+      .poll(() =>
+        slots.evaluateAll((els) => els.map((el) => `${el.ariaHidden}:${(el as HTMLElement).inert}`).sort()),
+      )
+      .toEqual(['false:false', 'true:true', 'true:true']);
 
     const creator = await current(page).locator('.feed-author-name').textContent();
     const element = await current(page).locator('video').elementHandle();

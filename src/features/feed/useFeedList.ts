@@ -1,8 +1,9 @@
 import { useAtom, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../api/errors';
 import { fetchFeedPage } from '../../api/videos';
 import type { Video } from '../../contract';
+import { useEffectEvent } from '../../state/effectEvent';
 import { useRealNavigationType } from '../../state/panel';
 import { feedIndexAtom, feedListAtom, feedLoadingMoreAtom } from './feedAtoms';
 import type { FeedSource, FeedStart } from './sources';

@@ -1,4 +1,5 @@
-import { type RefObject, useEffect, useEffectEvent, useState } from 'react';
+import { type RefObject, useEffect, useState } from 'react';
+import { useEffectEvent } from '../../../state/effectEvent';
 import type { AdPlacement } from '../sidebar/sidebar';
 
 /** Spec §9: an instream ad can be skipped after 5 s. */

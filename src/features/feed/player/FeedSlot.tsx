@@ -1,6 +1,16 @@
 import { useAtomValue } from 'jotai';
-import { type CSSProperties, lazy, Suspense, useCallback, useEffect, useEffectEvent, useState } from 'react';
+import {
+  type CSSProperties,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import type { Video } from '../../../contract';
+import { useEffectEvent } from '../../../state/effectEvent';
 import { onlineAtom } from '../../../state/network';
 import { isMutedAtom } from '../../../state/preferences';
 import { PlayIcon } from '../../../ui/icons';
@@ -127,6 +137,13 @@ export function FeedSlot({
     if (online) retryFailed();
   }, [online]);
 
+  // Off screen, a slot's buttons stay out of the tab order and of touch. React 18 knows no `inert` prop (19
+  // added it): the property is set here, in the commit that moves the slot, before the browser paints.
+  const article = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (article.current) article.current.inert = !active;
+  }, [active]);
+
   usePlayback(ref, {
     active,
     held,
@@ -147,7 +164,7 @@ export function FeedSlot({
       aria-posinset={position + 1}
       aria-setsize={total}
       aria-label={video?.title}
-      inert={!active}
+      ref={article}
     >
       {/* The <video> is useSlotVideo's: React never renders into this element. */}
       <div ref={host} className="feed-video-host" />

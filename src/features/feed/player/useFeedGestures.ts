@@ -1,12 +1,12 @@
 import {
   type PointerEvent,
   type RefObject,
-  useEffectEvent,
   useLayoutEffect,
   useMemo,
   useState,
   type WheelEvent,
 } from 'react';
+import { useEffectEvent } from '../../../state/effectEvent';
 import { startedInDialog } from '../../../ui/Sheet';
 import { classifyGesture, dragOffset, SWIPE, throttle } from './window';
 

@@ -1,5 +1,6 @@
 import type Hls from 'hls.js';
-import { type RefObject, useEffect, useEffectEvent, useRef } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
+import { useEffectEvent } from '../../../state/effectEvent';
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
 

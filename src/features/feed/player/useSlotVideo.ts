@@ -1,13 +1,6 @@
-import {
-  type RefCallback,
-  type RefObject,
-  useCallback,
-  useEffect,
-  useEffectEvent,
-  useLayoutEffect,
-  useRef,
-} from 'react';
+import { type RefCallback, type RefObject, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { takeBootVideo } from '../../../api/boot';
+import { useEffectEvent } from '../../../state/effectEvent';
 
 type VideoEvent = 'playing' | 'loadeddata' | 'pause' | 'waiting' | 'ended' | 'error';
 
@@ -43,7 +36,11 @@ export function useSlotVideo({ boot, poster, muted, loop, preload, on }: SlotVid
   const bootAtMount = useRef(boot);
 
   const host = useCallback<RefCallback<HTMLDivElement>>((node) => {
-    if (!node) return;
+    // React 18 calls a ref with null as its element goes (it has no ref cleanups).
+    if (!node) {
+      ref.current?.remove();
+      return;
+    }
     // Kept across a re-attach (StrictMode runs ref callbacks twice in development): one element per slot.
     const claim = bootAtMount.current;
     ref.current ??= (claim && takeBootVideo(claim.src)) || document.createElement('video');
@@ -51,7 +48,6 @@ export function useSlotVideo({ boot, poster, muted, loop, preload, on }: SlotVid
     video.className = 'feed-video';
     video.setAttribute('playsinline', '');
     node.append(video);
-    return () => video.remove();
   }, []);
 
   useLayoutEffect(() => {

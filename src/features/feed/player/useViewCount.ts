@@ -1,6 +1,7 @@
 import { useAtom, useAtomValue } from 'jotai';
-import { useEffect, useEffectEvent } from 'react';
+import { useEffect } from 'react';
 import { trackVideoView } from '../../../api/tracking';
+import { useEffectEvent } from '../../../state/effectEvent';
 import { onlineAtom } from '../../../state/network';
 import { viewedVideosAtom } from '../feedAtoms';
 
