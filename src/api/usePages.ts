@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffectEvent } from '../state/effectEvent';
 import { useEntryStore } from '../state/historyEntry';
 
 /** One page of a list call: `{ data, links: { next } }`. */
@@ -59,8 +60,7 @@ export function usePages<T extends { id: number }>(
   const keptTag = useRef(pages.status === 'ready' ? tag : null);
   const more = useRef<AbortController | null>(null);
   // The latest parser, without restarting the list when a caller passes a new function each render.
-  const fetchRef = useRef(fetchPage);
-  fetchRef.current = fetchPage;
+  const fetchLatest = useEffectEvent(fetchPage);
 
   useEffect(() => {
     // A page still on its way when the screen goes is asked for again, from the kept end, on the return.
@@ -72,7 +72,7 @@ export function usePages<T extends { id: number }>(
     if (tag === keptTag.current) return;
     more.current?.abort();
     const controller = new AbortController();
-    fetchRef.current(firstUrl, controller.signal).then(
+    fetchLatest(firstUrl, controller.signal).then(
       (page) => {
         if (controller.signal.aborted) return;
         setPages({ ...fresh(tag), status: 'ready', items: page.data, next: page.links.next });
@@ -94,7 +94,7 @@ export function usePages<T extends { id: number }>(
     const controller = new AbortController();
     more.current = controller;
     setPages((p) => ({ ...p, loadingMore: true, moreFailed: false }));
-    fetchRef.current(next, controller.signal).then(
+    fetchLatest(next, controller.signal).then(
       (page) => {
         if (controller.signal.aborted) return;
         setPages((p) => {

@@ -9,9 +9,9 @@ export type LazyScreen<P extends object> = ComponentType<P> & {
 /**
  * React.lazy suspends on its first render even when the module has long arrived: the Suspense fallback
  * commits first, and React then holds the screen back until 500 ms after that fallback (its
- * FALLBACK_THROTTLE_MS; 300 ms in React 19). On `/` that was 265 ms between the feed's answer and the first video's request
- * (issue 17). A screen made here renders the module directly once it is in, and main.tsx preloads the entry
- * screen before the first render, so the first commit is the screen itself.
+ * FALLBACK_THROTTLE_MS; 300 ms in React 19). On `/` that was 265 ms between the feed's answer and the first
+ * video's request (issue 17). A screen made here renders the module directly once it is in, and main.tsx
+ * preloads the entry screen before the first render, so the first commit is the screen itself.
  */
 export function lazyScreen<P extends object = object>(load: () => Promise<ComponentType<P>>): LazyScreen<P> {
   let loaded: ComponentType<P> | undefined;
