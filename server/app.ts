@@ -6,6 +6,7 @@ import { installInputGuard } from './http/input';
 import { installRateLimit } from './http/rate-limit';
 import { inlineStyleHashes, installSecurityHeaders } from './http/security';
 import { installStatic } from './http/static';
+import adminRoutes from './routes/admin';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
 import discoverRoutes, { searchRoutes } from './routes/discover';
@@ -66,6 +67,7 @@ export async function buildApp(
   await geoRoutes(app, deps);
   await trackingRoutes(app, deps);
   await statsRoutes(app, deps);
+  await adminRoutes(app, deps);
   await installStatic(app, { storage: deps.storage, distDir: deps.config.distDir });
   return app;
 }

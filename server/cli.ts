@@ -5,14 +5,35 @@ import fs from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
+import {
+  createOperatorSchema,
+  operatorRoleSchema,
+  type VerificationRejectReason,
+  type VideoRejectReason,
+  verificationRejectReasons,
+  videoRejectReasons,
+} from '../src/contract/admin';
+import { CLI_ACTOR } from './admin/audit';
+import { approveVideo, decideVerification, rejectVideo } from './admin/moderation';
+import { createOperator, listOperators, operatorByEmail, removeOperator } from './admin/operators';
+import { reviewQueue } from './admin/queues';
 import { hashToken, newToken } from './auth/tokens';
 import { type Config, loadConfig } from './config';
 import { type Db, openDatabase } from './db/client';
 import { DataDirBusyError } from './db/lock';
 import * as t from './db/schema';
+import type { AppDeps } from './deps';
+import { createStorage } from './media/storage';
 import { type OperatorAnswer, operatorSocketPath, sendOperatorCommand } from './operator';
+import { DomainError } from './util/domain-error';
 
 export class CliError extends Error {}
+
+/** What a command needs: the database, and for mails and media the same configuration as the server. */
+export type CliDeps = Pick<AppDeps, 'config' | 'database' | 'storage' | 'jobs'>;
+
+/** The CLI acts as `cli` in the audit log: whoever holds the server's shell. */
+const actor = CLI_ACTOR;
 
 export async function listVerifications(db: Db) {
   return db
@@ -26,7 +47,6 @@ export async function listVerifications(db: Db) {
       age: t.verificationRequests.age,
       identification: t.verificationRequests.identification,
       submittedAt: t.verificationRequests.createdAt,
-      folder: t.verificationRequests.frontPicturePath,
     })
     .from(t.verificationRequests)
     .innerJoin(t.users, eq(t.users.id, t.verificationRequests.userId))
@@ -34,26 +54,30 @@ export async function listVerifications(db: Db) {
     .orderBy(asc(t.verificationRequests.createdAt));
 }
 
-/** Decides the user's latest pending request and sets the account status to match. */
-export async function reviewVerification(db: Db, userId: number, decision: 'approved' | 'rejected') {
-  return db.transaction(async (tx) => {
-    const [request] = await tx
-      .select({ id: t.verificationRequests.id })
-      .from(t.verificationRequests)
-      .where(and(eq(t.verificationRequests.userId, userId), eq(t.verificationRequests.status, 'pending')))
-      .orderBy(desc(t.verificationRequests.createdAt))
-      .limit(1);
-    if (!request) throw new CliError(`user ${userId} has no pending verification request`);
-    await tx
-      .update(t.verificationRequests)
-      .set({ status: decision, reviewedAt: new Date() })
-      .where(eq(t.verificationRequests.id, request.id));
-    await tx
-      .update(t.users)
-      .set({ verificationStatus: decision, updatedAt: new Date() })
-      .where(eq(t.users.id, userId));
-    return request.id;
-  });
+/**
+ * Decides the user's latest pending request, as the console does (server/admin/moderation.ts): the account's
+ * status follows, the creator gets the mail, the audit log the line.
+ */
+async function reviewVerification(
+  deps: CliDeps,
+  userId: number,
+  decision: 'approved' | 'rejected',
+  reason: VerificationRejectReason = 'other',
+  note = '',
+) {
+  const [request] = await deps.database.db
+    .select({ id: t.verificationRequests.id })
+    .from(t.verificationRequests)
+    .where(and(eq(t.verificationRequests.userId, userId), eq(t.verificationRequests.status, 'pending')))
+    .orderBy(desc(t.verificationRequests.createdAt))
+    .limit(1);
+  if (!request) throw new CliError(`user ${userId} has no pending verification request`);
+  await decideVerification(
+    deps,
+    actor,
+    request.id,
+    decision === 'approved' ? { approve: true } : { approve: false, reason, note },
+  );
 }
 
 /** The key is shown once, here; only its hash is stored, like every other secret token. */
@@ -92,9 +116,15 @@ export async function setPage(db: Db, slug: string, html: string, title?: string
 }
 
 const USAGE = `usage: npm run admin -- <command>
+  operator create <email> --role moderator|admin   prints a one-time sign-in link
+  operator list
+  operator remove <email>
+  videos review                                     uploads waiting for review
+  videos approve <videoId>
+  videos reject <videoId> <reason> [note]           reasons: ${Object.keys(videoRejectReasons).join(', ')}
   verifications list
   verifications approve <userId>
-  verifications reject <userId>
+  verifications reject <userId> [reason] [note]     reasons: ${Object.keys(verificationRejectReasons).join(', ')}
   studio create <name>
   studio manager <userId> <studioId>
   page set <slug> <file.html> [title]`;
@@ -117,6 +147,19 @@ export const commandSchema = v.variant('kind', [
     kind: v.literal('verification-review'),
     userId: positive,
     decision: v.picklist(['approved', 'rejected']),
+    reason: v.optional(v.picklist(Object.keys(verificationRejectReasons) as [VerificationRejectReason])),
+    note: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  }),
+  v.object({ kind: v.literal('operator-create'), email: v.string(), role: operatorRoleSchema }),
+  v.object({ kind: v.literal('operator-list') }),
+  v.object({ kind: v.literal('operator-remove'), email: v.string() }),
+  v.object({ kind: v.literal('videos-review') }),
+  v.object({
+    kind: v.literal('video-review'),
+    videoId: positive,
+    decision: v.picklist(['approved', 'rejected']),
+    reason: v.optional(v.picklist(Object.keys(videoRejectReasons) as [VideoRejectReason])),
+    note: v.optional(v.pipe(v.string(), v.maxLength(2000))),
   }),
   v.object({ kind: v.literal('studio-create'), name: v.pipe(v.string(), v.maxLength(200)) }),
   v.object({ kind: v.literal('studio-manager'), userId: positive, studioId: positive }),
@@ -136,12 +179,49 @@ export async function parseCommand(argv: readonly string[]): Promise<Command> {
     case 'verifications list':
       return { kind: 'verifications-list' };
     case 'verifications approve':
-    case 'verifications reject':
+      return { kind: 'verification-review', userId: id(rest[0], 'userId'), decision: 'approved' };
+    case 'verifications reject': {
+      const [, reason = 'other', ...note] = rest;
+      if (!(reason in verificationRejectReasons)) throw new CliError(`unknown reason "${reason}"\n${USAGE}`);
       return {
         kind: 'verification-review',
         userId: id(rest[0], 'userId'),
-        decision: action === 'approve' ? 'approved' : 'rejected',
+        decision: 'rejected',
+        reason: reason as VerificationRejectReason,
+        note: note.join(' '),
       };
+    }
+    case 'operator create': {
+      const roleAt = rest.indexOf('--role');
+      const role = roleAt >= 0 ? rest[roleAt + 1] : 'moderator';
+      const words = roleAt >= 0 ? [...rest.slice(0, roleAt), ...rest.slice(roleAt + 2)] : rest;
+      const email = words[0];
+      const parsed = v.safeParse(createOperatorSchema, { email, role });
+      if (!parsed.success) throw new CliError(`${parsed.issues[0].message}\n${USAGE}`);
+      return { kind: 'operator-create', email: parsed.output.email, role: parsed.output.role };
+    }
+    case 'operator list':
+      return { kind: 'operator-list' };
+    case 'operator remove':
+      if (!rest[0]) throw new CliError(USAGE);
+      return { kind: 'operator-remove', email: rest[0] };
+    case 'videos review':
+      return { kind: 'videos-review' };
+    case 'videos approve':
+      return { kind: 'video-review', videoId: id(rest[0], 'videoId'), decision: 'approved' };
+    case 'videos reject': {
+      const [, reason, ...note] = rest;
+      if (!reason || !(reason in videoRejectReasons)) {
+        throw new CliError(`a reason is needed: ${Object.keys(videoRejectReasons).join(', ')}`);
+      }
+      return {
+        kind: 'video-review',
+        videoId: id(rest[0], 'videoId'),
+        decision: 'rejected',
+        reason: reason as VideoRejectReason,
+        note: note.join(' '),
+      };
+    }
     case 'studio create':
       return { kind: 'studio-create', name: rest.join(' ') };
     case 'studio manager':
@@ -160,7 +240,8 @@ export async function parseCommand(argv: readonly string[]): Promise<Command> {
 }
 
 /** Runs one command on an open database; returns the lines to print. */
-export async function executeCommand(db: Db, command: Command): Promise<string[]> {
+export async function executeCommand(deps: CliDeps, command: Command): Promise<string[]> {
+  const { db } = deps.database;
   switch (command.kind) {
     case 'verifications-list': {
       const rows = await listVerifications(db);
@@ -171,8 +252,46 @@ export async function executeCommand(db: Db, command: Command): Promise<string[]
       );
     }
     case 'verification-review':
-      await reviewVerification(db, command.userId, command.decision);
+      await reviewVerification(deps, command.userId, command.decision, command.reason, command.note);
       return [`user ${command.userId}: verification ${command.decision}`];
+    case 'operator-create': {
+      const created = await createOperator(db, actor, command.email, command.role);
+      return [
+        `operator ${created.operator.id} <${created.operator.email}> (${created.operator.role})`,
+        `one-time sign-in link (shown only now, valid 72 hours): ${deps.config.publicUrl}/login/${created.token}`,
+      ];
+    }
+    case 'operator-list': {
+      const rows = await listOperators(db);
+      if (rows.length === 0) return ['no operators'];
+      return rows.map(
+        (o) =>
+          `operator ${o.id} <${o.email}> ${o.role}${o.active ? '' : ' (has not signed in yet)'}` +
+          (o.lastSignInAt ? `, last sign-in ${o.lastSignInAt}` : ''),
+      );
+    }
+    case 'operator-remove': {
+      const operator = await operatorByEmail(db, command.email);
+      if (!operator) throw new CliError(`no operator <${command.email}>`);
+      await removeOperator(db, actor, operator.id);
+      return [`operator <${operator.email}> removed; their sessions ended`];
+    }
+    case 'videos-review': {
+      const page = await reviewQueue(db, deps.storage, { limit: 100 });
+      if (page.items.length === 0) return ['no uploads waiting for review'];
+      return page.items.map(
+        (i) =>
+          `video ${i.id} "${i.title}" by @${i.creator.slug} <${i.creator.email}>, ${i.review === 'held' ? 'held back' : 'public'}, queued ${i.queuedAt}`,
+      );
+    }
+    case 'video-review':
+      if (command.decision === 'approved') await approveVideo(deps, actor, command.videoId);
+      else
+        await rejectVideo(deps, actor, command.videoId, {
+          reason: command.reason ?? 'other',
+          note: command.note,
+        });
+      return [`video ${command.videoId}: ${command.decision}`];
     case 'studio-create': {
       const studio = await createStudio(db, command.name);
       return [`studio ${studio.id} "${studio.name}" created`, `join key (shown only now): ${studio.key}`];
@@ -186,12 +305,22 @@ export async function executeCommand(db: Db, command: Command): Promise<string[]
   }
 }
 
+/** A service's refusal (server/util/domain-error.ts) reads like any other CLI error. */
+async function executeOrExplain(deps: CliDeps, command: Command): Promise<string[]> {
+  try {
+    return await executeCommand(deps, command);
+  } catch (err) {
+    if (err instanceof DomainError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
 /** The server's side of the operator socket: a command from the wire, checked, run, answered. */
-export async function answerCommand(db: Db, raw: unknown): Promise<OperatorAnswer> {
+export async function answerCommand(deps: CliDeps, raw: unknown): Promise<OperatorAnswer> {
   const parsed = v.safeParse(commandSchema, raw);
   if (!parsed.success) return { ok: false, error: `unknown command\n${USAGE}` };
   try {
-    return { ok: true, lines: await executeCommand(db, parsed.output) };
+    return { ok: true, lines: await executeOrExplain(deps, parsed.output) };
   } catch (err) {
     if (err instanceof CliError) return { ok: false, error: err.message };
     throw err;
@@ -199,8 +328,8 @@ export async function answerCommand(db: Db, raw: unknown): Promise<OperatorAnswe
 }
 
 /** Parses and runs one command on an open database (what the tests call). */
-export async function runCommand(db: Db, argv: string[]): Promise<string[]> {
-  return executeCommand(db, await parseCommand(argv));
+export async function runCommand(deps: CliDeps, argv: string[]): Promise<string[]> {
+  return executeOrExplain(deps, await parseCommand(argv));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -212,7 +341,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the server takes, so neither can start while the other has them (a server starting meanwhile waits).
  */
 export async function runOperatorCommand(
-  config: Pick<Config, 'dataDir' | 'databaseUrl'>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Config>,
   command: Command,
   { waitMs = 30_000 }: { waitMs?: number } = {},
 ): Promise<{ lines: string[]; via: 'socket' | 'database' }> {
@@ -241,11 +370,13 @@ export async function runOperatorCommand(
   }
 }
 
-async function direct(config: Pick<Config, 'dataDir' | 'databaseUrl'>, command: Command) {
+async function direct(given: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Config>, command: Command) {
+  // The server's defaults for what the caller left out (mail goes where the server's would).
+  const config: Config = { ...loadConfig({}), ...given };
   const database = await openDatabase({ ...config, lock: { role: 'operator CLI' } });
   try {
     await database.migrate();
-    return await executeCommand(database.db, command);
+    return await executeOrExplain({ config, database, storage: createStorage(config) }, command);
   } finally {
     await database.close();
   }

@@ -73,6 +73,11 @@ export interface Config {
    * of a video that already plays run at 19 unless this is 0 (server/media/ffmpeg.ts).
    */
   mediaNiceness: number;
+  /**
+   * When operators review uploads (server/admin): `before` keeps a new upload out of every list until one
+   * approves it; `after` publishes it once it plays and still queues it for review.
+   */
+  uploadReview: 'before' | 'after';
 }
 
 export interface S3Config {
@@ -122,6 +127,13 @@ const trustProxy = (value: string | undefined): boolean | string => {
   return v;
 };
 
+const uploadReview = (value: string | undefined): 'before' | 'after' => {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '' || v === 'before') return 'before';
+  if (v === 'after') return 'after';
+  throw new Error(`UPLOAD_REVIEW must be before or after, got "${value}"`);
+};
+
 const bool = (value: string | undefined, fallback: boolean): boolean =>
   value === undefined || value === '' ? fallback : !/^(0|false|no|off)$/i.test(value);
 
@@ -166,5 +178,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     discoverCacheMs: int(env.DISCOVER_CACHE_MS, 60_000, 'DISCOVER_CACHE_MS'),
     feedCacheMs: int(env.FEED_CACHE_MS, 5_000, 'FEED_CACHE_MS'),
     mediaNiceness: int(env.MEDIA_NICENESS, 10, 'MEDIA_NICENESS'),
+    uploadReview: uploadReview(env.UPLOAD_REVIEW),
   };
 }

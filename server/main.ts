@@ -14,7 +14,7 @@ let operator: OperatorSocket | undefined;
 if (runtime.database.kind === 'pglite' && !config.databaseUrl) {
   operator = await startOperatorSocket(
     operatorSocketPath(config.dataDir),
-    (command) => answerCommand(runtime.database.db, command),
+    (command) => answerCommand(runtime, command),
     (message) => app.log.warn(message),
   );
 }

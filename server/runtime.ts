@@ -49,6 +49,7 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
       storage,
       jobs,
       staleSeconds: config.mediaStaleSeconds,
+      uploadReview: config.uploadReview,
       log: (message) => console.error(`[media] ${message}`),
     });
   }

@@ -45,6 +45,8 @@ export async function userForAccessToken(db: Db, token: string): Promise<UserRow
             inArray(t.accessTokens.tokenHash, hashes),
             isNull(t.accessTokens.revokedAt),
             gt(t.accessTokens.expiresAt, sql`now()`),
+            // A suspension revokes every session; this keeps a token issued in the same instant out too.
+            isNull(t.users.suspendedAt),
           ),
         );
       return new Map(rows.map((r) => [r.hash, r.user]));

@@ -60,6 +60,12 @@ export const users = pgTable(
     /** A studio manager may edit the profiles and videos of the studio's members. */
     studioRole: text('studio_role', { enum: ['member', 'manager'] }),
     isDemo: boolean('is_demo').notNull().default(false),
+    /**
+     * Set by an operator (server/admin): the account cannot sign in, and its profile and videos are left out
+     * of every list and read until the suspension is lifted.
+     */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    suspensionReason: text('suspension_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -193,6 +199,23 @@ export const videos = pgTable(
     /** Recipe for generated demo media, so an interrupted first start can finish the job later. */
     demoRecipe: jsonb('demo_recipe').$type<Record<string, unknown>>(),
     approvedAt: timestamp('approved_at', { withTimezone: true }),
+    /**
+     * Where the video stands with the operators (server/admin/review-machine.ts): `none` was never queued (the
+     * demo seed, videos from before review existed); `held` waits for review out of every list
+     * (UPLOAD_REVIEW=before); `open` waits for review while public (UPLOAD_REVIEW=after); `approved` and
+     * `rejected` are an operator's decision (a rejected video's status is `rejected` too).
+     */
+    review: text('review', { enum: ['none', 'held', 'open', 'approved', 'rejected'] })
+      .notNull()
+      .default('none'),
+    /** When the video joined the review queue: the queue is oldest first. */
+    reviewQueuedAt: timestamp('review_queued_at', { withTimezone: true }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /**
+     * The creator's suspension (users.suspended_at), copied here in the transaction that sets or lifts it, so
+     * that every list keeps one cheap test on the row it already reads instead of a lookup of its creator.
+     */
+    creatorSuspended: boolean('creator_suspended').notNull().default(false),
     /** Media job runs started for this upload (retries and restarts included): bounds a video that kills its worker. */
     mediaAttempts: smallint('media_attempts').notNull().default(0),
     /** Written every few seconds while a media job runs: a stale value means its worker died. */
@@ -215,6 +238,8 @@ export const videos = pgTable(
     index('videos_viewed').on(t.status, t.viewCount, t.id),
     index('videos_liked_week').on(t.status, t.weekLikeCount, t.id),
     index('videos_viewed_week').on(t.status, t.weekViewCount, t.id),
+    // The review queue: only the videos waiting, oldest first, whatever the catalogue's size.
+    index('videos_review_queue').on(t.reviewQueuedAt, t.id).where(sql`${t.review} in ('held', 'open')`),
   ],
 );
 
@@ -380,9 +405,19 @@ export const reports = pgTable(
     email: text('email'),
     reason: text('reason').notNull(),
     message: text('message').notNull(),
+    /** `open` until an operator dismisses it or acts on its video (every open report of it closes then). */
+    status: text('status', { enum: ['open', 'dismissed', 'actioned'] })
+      .notNull()
+      .default('open'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: integer('resolved_by').references(() => operators.id),
+    resolutionNote: text('resolution_note'),
     createdAt: createdAt(),
   },
-  (t) => [index('reports_video').on(t.videoId)],
+  (t) => [
+    index('reports_video').on(t.videoId),
+    index('reports_open').on(t.videoId, t.createdAt).where(sql`${t.status} = 'open'`),
+  ],
 );
 
 export const events = pgTable(
@@ -469,9 +504,15 @@ export const verificationRequests = pgTable(
       .notNull()
       .default('pending'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedBy: integer('reviewed_by').references(() => operators.id),
+    /** Why it was rejected, in words the creator reads on the verification screen and in the mail. */
+    rejectReason: text('reject_reason'),
     createdAt: createdAt(),
   },
-  (t) => [index('verification_requests_user').on(t.userId, t.createdAt)],
+  (t) => [
+    index('verification_requests_user').on(t.userId, t.createdAt),
+    index('verification_requests_pending').on(t.createdAt).where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 export const pages = pgTable('pages', {
@@ -546,3 +587,101 @@ export const appMeta = pgTable('app_meta', {
   value: jsonb('value'),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The people who run the platform (server/admin). Apart from `users`: an operator has no public profile, no
+ * viewer's session works on the console and no operator's session works in the app. Never deleted, so that
+ * the audit log keeps naming who did what: removal sets `removed_at`.
+ */
+export const operators = pgTable(
+  'operators',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['moderator', 'admin'] }).notNull(),
+    /** Null until the operator has followed the sign-in link and chosen one. */
+    passwordHash: text('password_hash'),
+    /**
+     * Base32 TOTP key, null until set up. The server must read it to check codes, so it cannot be hashed:
+     * whoever reads this table holds the second factor (keep backups as private as the database).
+     */
+    totpSecret: text('totp_secret'),
+    /** The 30-second step of the last code accepted: a code seen once is refused after (RFC 6238 §5.2). */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** SHA-256 of each unused recovery code; a code used is taken out. */
+    recoveryCodes: jsonb('recovery_codes').$type<string[]>().notNull().default([]),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  // One live operator per address; a removed one keeps its row (and its lines in the log) beside a new one.
+  (t) => [uniqueIndex('operators_email_lower').on(sql`lower(${t.email})`).where(sql`${t.removedAt} is null`)],
+);
+
+/**
+ * The steps of an operator's sign-in, each a random token stored hashed: `invite` (the link the CLI prints),
+ * `setup` (choosing the password and the TOTP key), `totp` (the password was right; the code comes next).
+ */
+export const operatorChallenges = pgTable(
+  'operator_challenges',
+  {
+    id: serial('id').primaryKey(),
+    operatorId: integer('operator_id')
+      .notNull()
+      .references(() => operators.id),
+    kind: text('kind', { enum: ['invite', 'setup', 'totp'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The key being set up: shown as a QR code, kept here until the first code proves it was scanned. */
+    pendingSecret: text('pending_secret'),
+    /** Wrong codes sent with this challenge: a few, then it is dead. */
+    failures: smallint('failures').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('operator_challenges_operator').on(t.operatorId)],
+);
+
+/** An operator's console session: 12 hours at most, and ended by 30 minutes without a call. */
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    id: serial('id').primaryKey(),
+    operatorId: integer('operator_id')
+      .notNull()
+      .references(() => operators.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('operator_sessions_operator').on(t.operatorId)],
+);
+
+/**
+ * Every operator decision and every view of an identity document: who, when, what, on which item, why.
+ * Append only: no code path updates or deletes a row, and a trigger refuses it (migration 0010).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Null for the operator CLI, which runs as whoever has the server's shell. */
+    operatorId: integer('operator_id').references(() => operators.id),
+    /** Who, as it read at the time: the operator's email, or `cli`. */
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    reason: text('reason'),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_created').on(t.createdAt),
+    index('audit_log_operator').on(t.operatorId, t.createdAt),
+    index('audit_log_action').on(t.action, t.createdAt),
+  ],
+);

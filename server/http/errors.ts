@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { messages } from '../../src/contract/messages';
+import { DomainError, type DomainErrorKind } from '../util/domain-error';
 
 /** An error whose message is meant for the user. Anything else becomes a generic 500. */
 export class HttpError extends Error {
@@ -23,9 +24,25 @@ const frameworkMessages: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request length is wrong.',
 };
 
+const domainStatus: Record<DomainErrorKind, number> = {
+  invalid: 422,
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+};
+
+/** A service's refusal as the HTTP answer it stands for. */
+export function httpErrorOf(error: DomainError): HttpError {
+  const status = domainStatus[error.kind];
+  const field = error.field ?? (status === 422 ? '_' : undefined);
+  return new HttpError(status, error.message, field ? { [field]: [error.message] } : undefined);
+}
+
 /** Every error leaves as JSON `{message}` (422 adds `errors`); never a stack trace. */
 export function installErrorHandler(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | HttpError | DomainError, request, reply) => {
+    const error = thrown instanceof DomainError ? httpErrorOf(thrown) : thrown;
     if (error instanceof HttpError) {
       return reply
         .status(error.statusCode)

@@ -288,7 +288,7 @@ export function ladderFor(source: { width: number; height: number }): Rendition[
 }
 
 /** Folder and playlist name of a rendition: its short side, as players and people name them. */
-export const renditionName = (r: Rendition) => `${Math.min(r.width, r.height)}p`;
+export const renditionName = (r: Pick<Rendition, 'width' | 'height'>) => `${Math.min(r.width, r.height)}p`;
 
 /** Whole frames per second (29.97 → 30), at most MAX_FPS; unknown rates get 30. */
 export function outputFps(sourceFps: number): number {

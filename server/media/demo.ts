@@ -103,12 +103,15 @@ export async function generateStill(
   source: string,
   size: { width: number; height: number },
   relative: string,
+  /** Into private storage (never served): the demo's identity documents. */
+  where: 'public' | 'private' = 'public',
 ): Promise<string> {
   const tmp = await fs.mkdtemp(path.join(await storage.workDir('tmp'), 'still-'));
   try {
     const out = path.join(tmp, path.basename(relative));
     await ffmpeg(stillImageArgs(source, size.width, size.height, out), { timeoutMs: 30_000 });
-    await storage.putFile(relative, out);
+    if (where === 'private') await storage.putPrivate(relative, out);
+    else await storage.putFile(relative, out);
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }

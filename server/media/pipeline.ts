@@ -29,6 +29,7 @@ import path from 'node:path';
 import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
 import { playlistUris } from '../../src/contract/playlist';
+import { queueOnMediaReady } from '../admin/review-machine';
 import type { Database, Db, SqlExecutor } from '../db/client';
 import { uploadSessions, videos } from '../db/schema';
 import type { JobHandler, Jobs, QueueSpec } from '../jobs/boss';
@@ -132,6 +133,8 @@ export interface PipelineDeps {
   /** A running job writes its heartbeat every third of this; silence for this long means it died. */
   staleSeconds: number;
   log?: (message: string) => void;
+  /** UPLOAD_REVIEW: whether a playable upload waits for an operator out of the lists (default) or in them. */
+  uploadReview?: 'before' | 'after' | undefined;
 }
 
 type VideoRow = typeof videos.$inferSelect;
@@ -620,6 +623,8 @@ async function buildLadder(
           durationSeconds: duration,
           renditions: renditionsColumn(listed()),
           approvedAt: now,
+          // Into the operators' review queue (server/admin/review-machine.ts), held back or public by the mode.
+          ...queueOnMediaReady(deps.uploadReview ?? 'before', now),
           // Published now, or at the scheduled time if that is later; still held if no details came yet.
           publishAt: sql`greatest(${videos.publishAt}, now())`,
           // The mark of a ladder still being built, kept until the MP4 and any higher renditions are

@@ -7,15 +7,17 @@ import {
   checkUsernameSchema,
   forgotPasswordSchema,
   type LoginResponse,
-  loginResponseSchema,
+  loginAnswerSchema,
   loginSchema,
-  loginTokenResponseSchema,
+  loginTokenAnswerSchema,
   loginTokenSchema,
   messages,
   registerResponseSchema,
   registerSchema,
   resendEmailSchema,
 } from '../../src/contract';
+import { adminMessages } from '../../src/contract/admin';
+import { exchangeInvite, operatorByEmail, passwordChallenge } from '../admin/operators';
 import { consumeOneTimeToken, issueOneTimeToken, ONE_TIME_TTL_MS } from '../auth/one-time';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { ACCESS_TOKEN_TTL_MS, issueAccessToken, revokeAccessToken, type UserRow } from '../auth/tokens';
@@ -66,8 +68,14 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   const tooMany = rateLimited(deps.config.authRateLimit, deps.config.rateLimitWindowMs);
   const loggedIn = {
-    description: 'Logged in: a bearer token and who it is for.',
-    schema: loginResponseSchema,
+    description:
+      'Logged in: a bearer token and who it is for. For an operator’s email: `{operator_challenge, step: ' +
+      "'totp'}`, the challenge of the second step (POST /v1/admin/sign-in).",
+    schema: loginAnswerSchema,
+  };
+  /** A suspended account learns it only with the right password, so the answer reveals nothing to others. */
+  const refuseSuspended = (user: UserRow) => {
+    if (user.suspendedAt) throw new HttpError(403, adminMessages.suspended);
   };
   /** Calls that answer the same whether the address has an account, so they reveal nobody. */
   const sameAnswer = {
@@ -124,7 +132,10 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
       .select({ id: t.users.id })
       .from(t.users)
       .where(sql`lower(${t.users.email}) = ${input.email}`);
-    if (taken) throw new HttpError(422, m.emailTaken, { email: [m.emailTaken] });
+    // An operator's address signs in to the console: an account of the app cannot share it.
+    if (taken || (await operatorByEmail(db, input.email))) {
+      throw new HttpError(422, m.emailTaken, { email: [m.emailTaken] });
+    }
     let user: UserRow | undefined;
     try {
       [user] = await db
@@ -177,6 +188,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     responses: {
       200: loggedIn,
       401: { description: `\`${m.invalidCredentials}\``, ...ERR },
+      403: { description: `Right password, suspended account: \`${adminMessages.suspended}\``, ...ERR },
       422: invalid,
       429: {
         description:
@@ -191,8 +203,19 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   app.post('/v1/login', { config: { ...authLimit(deps), doc: loginDoc } }, async (request) => {
     const input = parse(loginSchema, request.body);
     await attempts.check(input.email);
-    const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${input.email}`);
     dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    const operator = await operatorByEmail(db, input.email);
+    if (operator) {
+      // Operators sign in here too; the password only earns the challenge of their second factor.
+      const challenge = await passwordChallenge(db, operator, input.password, await dummyHash);
+      if (!challenge) {
+        await attempts.failed(input.email);
+        throw new HttpError(401, m.invalidCredentials);
+      }
+      await attempts.succeeded(input.email);
+      return { operator_challenge: challenge, step: 'totp' as const };
+    }
+    const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${input.email}`);
     const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
     if (!user || !ok) {
       // Unknown emails count too: the answer must not tell them apart.
@@ -200,6 +223,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
       throw new HttpError(401, m.invalidCredentials);
     }
     await attempts.succeeded(input.email);
+    refuseSuspended(user);
     return loginAnswer(user, input.remember_me);
   });
 
@@ -215,8 +239,9 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     responses: {
       200: {
         description: 'Logged in: a bearer token, who it is for, and the kind of link.',
-        schema: loginTokenResponseSchema,
+        schema: loginTokenAnswerSchema,
       },
+      403: { description: `A suspended account: \`${adminMessages.suspended}\``, ...ERR },
       401: { description: `Unknown, used or expired: \`${m.invalidLoginLink}\``, ...ERR },
       422: { description: `Malformed: \`${m.invalidLoginLink}\``, ...ERR },
       429: tooMany,
@@ -226,7 +251,12 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   app.post('/v1/login/token', { config: { ...authLimit(deps), doc: tokenDoc } }, async (request) => {
     const { token, remember_me } = parse(loginTokenSchema, request.body);
     const used = await consumeOneTimeToken(db, token);
-    if (!used) throw new HttpError(401, m.invalidLoginLink);
+    if (!used) {
+      // An operator's sign-in link (npm run admin -- operator create): on to setting up the second factor.
+      const setup = await exchangeInvite(db, token);
+      if (setup) return { operator_challenge: setup, step: 'setup' as const };
+      throw new HttpError(401, m.invalidLoginLink);
+    }
     // Whoever opens a mailed link reads that mailbox: any link confirms the address, not only the
     // verification mail's (a reset link opened before the verification mail leaves nothing to confirm).
     const [user] = await db
@@ -235,6 +265,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
       .where(eq(t.users.id, used.userId))
       .returning();
     if (!user) throw new HttpError(401, m.invalidLoginLink);
+    refuseSuspended(user);
     return { ...(await loginAnswer(user, remember_me)), link: used.kind };
   });
 

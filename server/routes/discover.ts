@@ -26,7 +26,7 @@ import type { MediaStorage } from '../media/storage';
 import { memo } from '../videos/freshness';
 import { presentForViewer, tagHasVisibleVideo, type VideoRow, visibleTo } from '../videos/listing';
 import { presentVideos } from '../videos/present';
-import { notGeoBlocked, publicVideo } from '../videos/visibility';
+import { activeUser, notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const CREATORS = 12;
 const VIDEOS = 10;
@@ -116,6 +116,7 @@ export default async function discoverRoutes(app: FastifyInstance, deps: AppDeps
     const genders = gender ? (gender.split(',') as ('m' | 't')[]) : undefined;
     const creatorFilters: SQL[] = [
       inArray(t.users.type, ['model', 'channel']),
+      activeUser(),
       notGeoBlocked(viewer, t.users.id),
     ];
     if (genders) creatorFilters.push(inArray(t.users.gender, genders));
@@ -235,6 +236,7 @@ export async function searchRoutes(app: FastifyInstance, deps: AppDeps) {
         .where(
           and(
             inArray(t.users.type, ['model', 'channel']),
+            activeUser(),
             notGeoBlocked(viewer, t.users.id),
             sql`(${matches(t.users.name)} or ${matches(t.users.username)})`,
           ),

@@ -16,7 +16,7 @@ import { nextLink } from '../http/page-link';
 import { parse } from '../http/validate';
 import { requireUser, viewerOf } from '../http/viewer';
 import { presentVideos } from '../videos/present';
-import { notGeoBlocked, publicVideo } from '../videos/visibility';
+import { activeUser, notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const PER_PAGE = 30;
 
@@ -52,7 +52,7 @@ export default async function followRoutes(app: FastifyInstance, deps: AppDeps) 
     const [target] = await db
       .select({ id: t.users.id, type: t.users.type })
       .from(t.users)
-      .where(and(eq(t.users.id, input.model_id), notGeoBlocked(viewer, t.users.id)));
+      .where(and(eq(t.users.id, input.model_id), activeUser(), notGeoBlocked(viewer, t.users.id)));
     if (!target) throw notFound();
     if (target.type === 'user') {
       throw new HttpError(422, socialMessages.followTarget, { model_id: [socialMessages.followTarget] });
@@ -101,7 +101,7 @@ export default async function followRoutes(app: FastifyInstance, deps: AppDeps) 
       })
       .from(t.follows)
       .innerJoin(t.users, eq(t.users.id, t.follows.modelId))
-      .where(and(eq(t.follows.followerId, user.id), notGeoBlocked(viewer, t.users.id)))
+      .where(and(eq(t.follows.followerId, user.id), activeUser(), notGeoBlocked(viewer, t.users.id)))
       .orderBy(desc(t.users.isLive), desc(t.follows.createdAt), desc(t.users.id));
     return {
       data: rows.map((m) => ({

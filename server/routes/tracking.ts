@@ -2,7 +2,7 @@
 // client's outbox id is the Idempotency-Key, so a replay is acknowledged with the first answer and never
 // counted twice. All answer 201 {status:'ok'}; a post that is acknowledged but deliberately not counted
 // (your own profile) answers the same, so the outbox can drop it.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
 import {
@@ -19,6 +19,7 @@ import { notFound } from '../http/errors';
 import { idempotent } from '../http/idempotency';
 import { parse } from '../http/validate';
 import { identifiedViewer } from '../http/viewer';
+import { activeUser } from '../videos/visibility';
 
 const OK = { status: 201, body: { status: 'ok' } } as const;
 
@@ -88,7 +89,7 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
       const [profile] = await tx
         .select({ id: t.users.id })
         .from(t.users)
-        .where(eq(t.users.id, input.profile_id));
+        .where(and(eq(t.users.id, input.profile_id), activeUser()));
       if (!profile) throw notFound();
       if (viewer.user?.id !== profile.id) {
         await tx.insert(t.profileViews).values({

@@ -18,7 +18,7 @@ import { nextLink } from '../http/page-link';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
 import { presentLink, presentUser, presentVideos } from '../videos/present';
-import { notGeoBlocked, publicVideo } from '../videos/visibility';
+import { activeUser, notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const idOrSlug = v.object({ id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)) });
 const PER_PAGE = 30;
@@ -37,7 +37,9 @@ export async function findVisibleUser(db: Db, params: unknown, viewer: Viewer) {
     .select()
     .from(t.users)
     // A creator travelling in a country they block still sees their own profile.
-    .where(and(where, or(notGeoBlocked(viewer, t.users.id), eq(t.users.id, viewer.user?.id ?? 0))));
+    .where(
+      and(where, activeUser(), or(notGeoBlocked(viewer, t.users.id), eq(t.users.id, viewer.user?.id ?? 0))),
+    );
   if (!user) throw notFound();
   return user;
 }
@@ -156,7 +158,7 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     const query = parse(userListQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const page = query.page ?? 1;
-    const filters: SQL[] = [eq(t.users.type, query.type), notGeoBlocked(viewer, t.users.id)];
+    const filters: SQL[] = [eq(t.users.type, query.type), activeUser(), notGeoBlocked(viewer, t.users.id)];
     if (query.gender) filters.push(inArray(t.users.gender, query.gender.split(',') as ('m' | 't')[]));
     const rows = await db
       .select()

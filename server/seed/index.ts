@@ -1,5 +1,6 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { tagSlug } from '../../src/contract/upload';
+import { ageOn } from '../../src/contract/verification';
 import { hashPassword } from '../auth/password';
 import type { Database, Db } from '../db/client';
 import * as t from '../db/schema';
@@ -246,7 +247,49 @@ async function generateStills(deps: SeedDeps) {
     );
     await db.update(t.webcamSites).set({ icon }).where(eq(t.webcamSites.id, s.id));
   }
+  await seedPendingVerifications(deps, () => stillPattern(n++));
   await writeState(db, 'stills');
+}
+
+/**
+ * A demo creator whose check is pending has sent a request, so the console's identity queue has something a
+ * newcomer can open: test-pattern pictures in place of the documents, in private storage like real ones.
+ */
+async function seedPendingVerifications(deps: SeedDeps, pattern: () => string) {
+  const { db } = deps.database;
+  const pending = await db
+    .select({ id: t.users.id, name: t.users.name, username: t.users.username })
+    .from(t.users)
+    .where(and(eq(t.users.isDemo, true), eq(t.users.verificationStatus, 'pending')));
+  const sizes = {
+    front: { width: 856, height: 540 },
+    back: { width: 856, height: 540 },
+    face: { width: 720, height: 960 },
+    signature: { width: 800, height: 300 },
+  };
+  for (const creator of pending) {
+    const dir = `verification/${creator.id}/demo`;
+    const paths: Record<string, string> = {};
+    for (const [kind, size] of Object.entries(sizes)) {
+      paths[kind] = await generateStill(deps.storage, pattern(), size, `${dir}/${kind}.jpg`, 'private');
+    }
+    await db.insert(t.verificationRequests).values({
+      userId: creator.id,
+      legalName: `${creator.name} (demo)`,
+      stageName: creator.name,
+      address: '1 Demo Street, Springfield',
+      country: 'US',
+      gender: 'm',
+      dateOfBirth: '1995-05-05',
+      age: ageOn('1995-05-05'),
+      identification: 'passport',
+      identificationId: 'DEMO0001',
+      frontPicturePath: paths.front as string,
+      backPicturePath: paths.back as string,
+      facePicturePath: paths.face as string,
+      signaturePath: paths.signature as string,
+    });
+  }
 }
 
 /**

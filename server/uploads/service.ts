@@ -59,6 +59,7 @@ export const pipelineOf = (deps: AppDeps, log: (message: string) => void): Pipel
   storage: deps.storage,
   jobs: deps.jobs,
   staleSeconds: deps.config.mediaStaleSeconds,
+  uploadReview: deps.config.uploadReview,
   log,
 });
 
@@ -120,6 +121,8 @@ export async function finishedUploadAnswer(deps: AppDeps, session: q.UploadSessi
     videoId: video.id,
     screenshot: screenshotOf(deps, video),
     status: video.status,
+    inReview: video.status === 'approved' && video.review === 'held',
+    statusReason: video.status === 'rejected' ? video.statusReason : null,
   };
 }
 

@@ -1,6 +1,6 @@
 // The own profile's reads and writes: what GET/POST /v1/profile answer and change. Route modules call these
 // and keep to the HTTP side (parsing, permissions, messages).
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
 import type { OwnProfile } from '../../src/contract';
 import type { UserRow } from '../auth/tokens';
 import type { Db } from '../db/client';
@@ -26,6 +26,7 @@ export const RESERVED_USERNAMES = new Set([
   'v1',
   'media',
   'healthz',
+  'admin',
 ]);
 
 /** Free for this account: not reserved, and no other account's username or slug, in any case. */
@@ -76,7 +77,7 @@ export async function deleteLink(db: Db, userId: number, linkId: number): Promis
 
 export async function ownProfile(deps: AppDeps, user: UserRow): Promise<OwnProfile> {
   const { db } = deps.database;
-  const [links, studio] = await Promise.all([
+  const [links, studio, rejection] = await Promise.all([
     db
       .select()
       .from(t.links)
@@ -89,6 +90,18 @@ export async function ownProfile(deps: AppDeps, user: UserRow): Promise<OwnProfi
           .from(t.studios)
           .where(eq(t.studios.id, user.studioId))
           .then((r) => r[0]),
+    // The operator's words on the last rejected request: the verification screen says why it was refused.
+    user.verificationStatus !== 'rejected'
+      ? Promise.resolve(undefined)
+      : db
+          .select({ reason: t.verificationRequests.rejectReason })
+          .from(t.verificationRequests)
+          .where(
+            and(eq(t.verificationRequests.userId, user.id), eq(t.verificationRequests.status, 'rejected')),
+          )
+          .orderBy(desc(t.verificationRequests.createdAt))
+          .limit(1)
+          .then((r) => r[0]),
   ]);
   return {
     ...userFields(deps.storage, user),
@@ -99,5 +112,6 @@ export async function ownProfile(deps: AppDeps, user: UserRow): Promise<OwnProfi
     preference: user.preference,
     studio: studio ? { ...studio, role: user.studioRole } : null,
     links: links.map(presentLink),
+    verificationNote: rejection?.reason ?? null,
   };
 }

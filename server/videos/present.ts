@@ -88,7 +88,9 @@ export async function presentVideos(
       isRated: flags.rated.has(row.id),
       isVertical: row.isVertical,
       status: row.status,
-      ...(flags.managed?.has(row.id) ? { statusReason: row.statusReason } : {}),
+      ...(flags.managed?.has(row.id)
+        ? { statusReason: row.statusReason, inReview: row.review === 'held' && row.status === 'approved' }
+        : {}),
       playlistUrl: storage.url(row.playlistPath),
       redirectToTag: row.redirectToTag,
     };

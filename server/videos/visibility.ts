@@ -1,11 +1,22 @@
 // Who may see what, as SQL fragments every list and read composes, so a rule is written once.
-import { and, type Column, eq, lte, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, eq, isNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import * as t from '../db/schema';
 import type { Viewer } from '../http/viewer';
 
-/** Any viewer may see a video once it is approved and its scheduled time has come. */
+/**
+ * Any viewer may see a video once it plays (`approved`), no operator holds it for review (UPLOAD_REVIEW=before),
+ * its creator is not suspended and its scheduled time has come.
+ */
 export const publicVideo = (): SQL =>
-  and(eq(t.videos.status, 'approved'), lte(t.videos.publishAt, sql`now()`)) as SQL;
+  and(
+    eq(t.videos.status, 'approved'),
+    ne(t.videos.review, 'held'),
+    eq(t.videos.creatorSuspended, false),
+    lte(t.videos.publishAt, sql`now()`),
+  ) as SQL;
+
+/** An account that shows anywhere: not suspended by an operator. */
+export const activeUser = (): SQL => isNull(t.users.suspendedAt);
 
 /**
  * False for creators who geo-block the viewer's country, or the viewer's region of it. A viewer whose

@@ -3,8 +3,8 @@ import {
   authMessageResponseSchema,
   checkUsernameResponseSchema,
   type LoginInput,
-  loginResponseSchema,
-  loginTokenResponseSchema,
+  loginAnswerSchema,
+  loginTokenAnswerSchema,
   type RegisterInput,
   registerResponseSchema,
 } from '../contract';
@@ -33,17 +33,20 @@ export function resendEmail(email: string) {
   return apiFetch('/v1/resend-email', { method: 'POST', body: { email }, schema: authMessageResponseSchema });
 }
 
-/** POST /v1/login */
+/** POST /v1/login: a session, or for an operator's email the challenge of the console's second step. */
 export function login(payload: LoginInput) {
-  return apiFetch('/v1/login', { method: 'POST', body: payload, schema: loginResponseSchema });
+  return apiFetch('/v1/login', { method: 'POST', body: payload, schema: loginAnswerSchema });
 }
 
-/** POST /v1/login/token: the one-time token of a verification or reset mail; `link` says which. */
+/**
+ * POST /v1/login/token: the one-time token of a verification or reset mail (`link` says which), or of an
+ * operator's sign-in link (a challenge: the console's setup comes next).
+ */
 export function loginWithToken(token: string, rememberMe: boolean) {
   return apiFetch('/v1/login/token', {
     method: 'POST',
     body: { token, remember_me: rememberMe },
-    schema: loginTokenResponseSchema,
+    schema: loginTokenAnswerSchema,
   });
 }
 

@@ -155,6 +155,19 @@ export const loginTokenResponseSchema = v.object({
 });
 export type LoginTokenResponse = v.InferOutput<typeof loginTokenResponseSchema>;
 
+/**
+ * POST /v1/login for an operator's email and password, and POST /v1/login/token for an operator's sign-in
+ * link: no session yet, but the challenge of the next step in the console (/admin/sign-in): a TOTP code, or
+ * the setup of the second factor.
+ */
+export const operatorChallengeSchema = v.object({
+  operator_challenge: v.string(),
+  step: v.picklist(['totp', 'setup']),
+});
+export type OperatorChallenge = v.InferOutput<typeof operatorChallengeSchema>;
+export const loginAnswerSchema = v.union([loginResponseSchema, operatorChallengeSchema]);
+export const loginTokenAnswerSchema = v.union([loginTokenResponseSchema, operatorChallengeSchema]);
+
 /** POST /v1/forgot-password ('Pleas' is the spec's exact wording). */
 export const forgotPasswordSchema = v.object({ email: emailSchema(m.recoveryEmailRequired) });
 

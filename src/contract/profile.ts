@@ -162,6 +162,8 @@ export const ownProfileSchema = v.object({
   preference: v.nullable(v.string()),
   isLive: v.picklist([0, 1]),
   isVerified: v.picklist(['none', 'pending', 'rejected', 'approved']),
+  /** Why the last verification was rejected, in the operator's words; null unless it was. */
+  verificationNote: v.optional(v.nullable(v.string()), null),
   studio: v.nullable(v.object({ id: v.number(), name: v.string(), role: v.nullable(v.string()) })),
   links: v.array(
     v.object({

@@ -49,6 +49,10 @@ export const uploadResultSchema = v.object({
   /** URL of the first frame, for the details step. */
   screenshot: v.string(),
   status: videoStatusSchema,
+  /** Playable and waiting for an operator before it goes public (UPLOAD_REVIEW=before). */
+  inReview: v.optional(v.boolean()),
+  /** Why the operators did not approve it (status `rejected`). */
+  statusReason: v.optional(v.nullable(v.string())),
 });
 export type UploadResult = v.InferOutput<typeof uploadResultSchema>;
 

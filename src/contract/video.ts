@@ -48,6 +48,11 @@ export const videoSchema = v.object({
   status: videoStatusSchema,
   /** Why the video is in error (or was rejected); only for its creator and their studio's managers. */
   statusReason: v.optional(v.nullable(v.string())),
+  /**
+   * Playable, and waiting for an operator before it goes out (UPLOAD_REVIEW=before); only for its creator and
+   * their studio's managers.
+   */
+  inReview: v.optional(v.boolean()),
   /** HLS master playlist (or an mp4 for legacy sources). */
   playlistUrl: v.nullable(v.string()),
   redirectToTag: v.nullable(v.string()),

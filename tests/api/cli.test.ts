@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const run = (...argv: string[]) => runCommand(ctx.database.db, argv);
+const run = (...argv: string[]) => runCommand(ctx, argv);
 
 async function pendingRequest() {
   const user = await insertUser(ctx, { verificationStatus: 'pending' });
@@ -117,7 +117,7 @@ describe('operator commands while the server runs', () => {
   async function runningServer(dir: string) {
     const release = await lockDataDir(pgliteLockFile(dir), 'server');
     const socket = await startOperatorSocket(operatorSocketPath(dir), (command) =>
-      answerCommand(ctx.database.db, command),
+      answerCommand(ctx, command),
     );
     if (!socket) throw new Error('no socket');
     return {
@@ -169,9 +169,9 @@ describe('operator commands while the server runs', () => {
   });
 
   it('refuses what is not a command', async () => {
-    expect(await answerCommand(ctx.database.db, { kind: 'drop-everything' })).toMatchObject({ ok: false });
+    expect(await answerCommand(ctx, { kind: 'drop-everything' })).toMatchObject({ ok: false });
     expect(
-      await answerCommand(ctx.database.db, { kind: 'verification-review', userId: -1, decision: 'approved' }),
+      await answerCommand(ctx, { kind: 'verification-review', userId: -1, decision: 'approved' }),
     ).toMatchObject({ ok: false });
   });
 

@@ -162,6 +162,18 @@ export async function insertVideo(
 }
 
 /**
+ * An operator's approval of an upload waiting for review (UPLOAD_REVIEW=before, the default), as the CLI
+ * gives it: what an upload needs before it shows in any list.
+ */
+export async function approveUpload(
+  ctx: Pick<TestContext, 'config' | 'database' | 'storage' | 'jobs'>,
+  id: number,
+) {
+  const { runCommand } = await import('../../server/cli');
+  await runCommand(ctx, ['videos', 'approve', String(id)]);
+}
+
+/**
  * The video approved with its whole ladder: approved means playable from the lowest rendition, and the row
  * keeps a media heartbeat until the MP4 and the higher renditions are published (server/media/pipeline.ts).
  */

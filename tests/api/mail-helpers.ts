@@ -38,10 +38,16 @@ export async function startSmtp() {
   };
 }
 
-/** Undo quoted-printable soft breaks and escapes, then find the /login/{token} link. */
-export function loginTokenIn(raw: string): string | undefined {
-  const body = raw
+/** A mail's text as its reader sees it: quoted-printable soft breaks and escapes undone (UTF-8). */
+export function mailText(raw: string): string {
+  const bytes = raw
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+/** The /login/{token} link of a mail. */
+export function loginTokenIn(raw: string): string | undefined {
+  const body = mailText(raw);
   return /\/login\/([A-Za-z0-9_-]{20,128})/.exec(body)?.[1];
 }

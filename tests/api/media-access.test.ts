@@ -14,7 +14,7 @@ import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../../server/media/cleanup';
 import { originalPath, startMediaWorkers, UNPUBLISHED_AT } from '../../server/media/pipeline';
 import { videoMediaDir } from '../../server/media/storage';
 import { multipartBody } from './form';
-import { createPostgresDatabase, createTestContext, insertUser, type TestContext } from './helpers';
+import { approveUpload, createPostgresDatabase, createTestContext, type TestContext } from './helpers';
 import { makeClip } from './media-fixtures';
 import { type Cast, createCast, type Role } from './social-helpers';
 
@@ -129,6 +129,9 @@ describe('media of a video that is not public', () => {
     }
 
     await publish(id);
+    // Held for the operators (UPLOAD_REVIEW=before): still in no list, until one approves it.
+    expect(await listed('/v1/videos?per_page=50', 'guest', id)).toBeUndefined();
+    await approveUpload(ctx, id);
     const shown = await listed('/v1/videos?per_page=50', 'guest', id);
     expect(shown).toMatchObject({
       playlistUrl: `${folder}/master.m3u8`,
@@ -167,6 +170,7 @@ describe('a video from before folder keys', () => {
     await publish(id);
     const row = await waitApproved(id);
     expect(row.playlistPath).toBe(`videos/${id}/master.m3u8`);
+    await approveUpload(ctx, id);
     const shown = await listed('/v1/videos?per_page=50', 'guest', id);
     expect(shown).toMatchObject({
       playlistUrl: `/media/videos/${id}/master.m3u8`,
@@ -203,11 +207,14 @@ describe('a video from before folder keys', () => {
     try {
       if (database.kind === 'postgres') await migratePg(database.db as never, { migrationsFolder: before });
       else await migratePglite(database.db as never, { migrationsFolder: before });
-      const creator = await insertUser({ database } as TestContext);
-      // Raw SQL: the app's schema already has the column this database does not.
+      // Raw SQL: the app's schema already has columns this database does not.
+      const { rows: users } = await database.executeSql(
+        `insert into users (type, name, username, slug, email, password_hash)
+         values ('model', 'Old', 'old_creator', 'old_creator', 'old@example.test', 'x') returning id`,
+      );
       const { rows } = await database.executeSql(
         `insert into videos (user_id, slug) values ($1, 'old') returning id`,
-        [creator.id],
+        [(users[0] as { id: number }).id],
       );
       const id = (rows[0] as { id: number }).id;
       await database.migrate();

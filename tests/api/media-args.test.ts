@@ -89,7 +89,7 @@ describe('upload ladder and probe (pure)', () => {
     expect(ladderFor({ width: 1080, height: 1920 }).map((r) => r.maxrateKbps)).toEqual([
       800, 1500, 2800, 5000,
     ]);
-    expect(renditionName({ width: 540, height: 960, maxrateKbps: 1 })).toBe('540p');
+    expect(renditionName({ width: 540, height: 960 })).toBe('540p');
   });
 
   it('states the H.264 level each rendition needs, and the playlist CODECS match it', () => {

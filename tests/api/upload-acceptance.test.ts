@@ -20,6 +20,7 @@ import * as t from '../../server/db/schema';
 import { startMediaWorkers } from '../../server/media/pipeline';
 import { startServer } from '../e2e/server';
 import {
+  approveUpload,
   createPostgresDatabase,
   createTestContext,
   insertUser,
@@ -266,7 +267,9 @@ describe('upload acceptance on a listening server', () => {
       height: 960,
     });
 
-    // And it is in the feed.
+    // Held for the operators until one approves it (UPLOAD_REVIEW=before); then it is in the feed.
+    expect((await fetch(`${base}/v1/videos/start/${result.videoId}`)).status).toBe(404);
+    await approveUpload(ctx, result.videoId);
     const start = await (await fetch(`${base}/v1/videos/start/${result.videoId}`)).json();
     expect(start.data[0]).toMatchObject({
       id: result.videoId,
@@ -291,6 +294,8 @@ describe('upload acceptance on a listening server', () => {
     expect(`/media/${video.playlistPath}`).toBe(screenshot.replace(/first\.jpg$/, 'master.m3u8'));
     const probe = await probeHls(`${base}/media/${video.playlistPath}`, fixtures);
     expect(probe.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 360, height: 640 });
+    expect((await fetch(`${base}/v1/videos/start/${videoId}`)).status).toBe(404);
+    await approveUpload(ctx, videoId);
     expect((await fetch(`${base}/v1/videos/start/${videoId}`)).status).toBe(200);
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 // `npm run bench`: runs each benchmark in turn and prints its figures with the machine it ran on.
 import os from 'node:os';
 import { catalogueBench } from './catalogue.bench';
+import { moderationBench } from './moderation.bench';
 import { firstFrameVsBareBench, playerBench } from './player.bench';
 import { pwaBench } from './pwa.bench';
 import { serverBench } from './server.bench';
@@ -12,6 +13,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['startup', startupBench],
   ['server under a crowd', serverBench],
   ['catalogue', catalogueBench],
+  ['operator queues', moderationBench],
   ['feed player in Chromium', playerBench],
   ['first frame vs bare video', firstFrameVsBareBench],
   ['upload and transcode', transcodeBench],

@@ -135,6 +135,9 @@ export interface OwnVideo {
   status: string;
   tags: { name: string }[];
   playlistUrl: string | null;
+  statusReason?: string | null;
+  /** Playable and waiting for an operator (UPLOAD_REVIEW=before). */
+  inReview?: boolean;
 }
 
 /** The owner's view of one of their videos (every status), from GET /v1/users/{id}/videos. */

@@ -11,6 +11,7 @@ import { type BrowserContext, chromium, devices, expect, type Page, test } from 
 import { CHUNK_SIZE } from '../../src/offline/uploads/transfer';
 import { AGE_CONFIRM_BUTTON } from './age-gate';
 import { chromiumLaunchOptions } from './browser';
+import { admin } from './creator';
 import { signIn } from './sign-in';
 import {
   bigClip,
@@ -128,6 +129,9 @@ async function expectFinished(
   await expect
     .poll(async () => (await ownVideo(api, member, videoId))?.status, { timeout: 240_000, intervals: [2000] })
     .toBe('approved');
+  // Playable, and held for the operators (UPLOAD_REVIEW=before): an operator's approval puts it out.
+  expect((await ownVideo(api, member, videoId))?.inReview).toBe(true);
+  expect(await admin('videos', 'approve', String(videoId))).toEqual([`video ${videoId}: approved`]);
 
   await page.goto(`/video/${videoId}`);
   await expectFeedPlays(page);

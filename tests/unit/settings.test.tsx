@@ -31,6 +31,7 @@ const profile = (patch: Partial<OwnProfile>): OwnProfile => ({
   preference: null,
   isLive: 0,
   isVerified: 'approved',
+  verificationNote: null,
   studio: null,
   links: [],
   ...patch,

@@ -3,7 +3,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { loginWithToken } from '../../api/auth';
 import { errorText } from '../../api/errors';
 import { ApiError } from '../../api/http';
-import { type LoginTokenResponse, messages } from '../../contract';
+import { type LoginTokenResponse, messages, type OperatorChallenge } from '../../contract';
+import { operatorHandoff } from '../../state/operatorHandoff';
 import { Spinner } from '../../ui/Spinner';
 import { AuthShell } from './AuthShell';
 import { useFinishSignIn } from './session';
@@ -14,9 +15,9 @@ const m = messages.auth;
  * A token is good for one sign-in: a second mount of the screen (React's StrictMode, a quick re-render) must
  * share the first request instead of spending the token twice and showing 'invalid' for a good link.
  */
-const inFlight = new Map<string, Promise<LoginTokenResponse>>();
+const inFlight = new Map<string, Promise<LoginTokenResponse | OperatorChallenge>>();
 
-/** /login/{token}: the link of a verification or password-reset mail. */
+/** /login/{token}: the link of a verification or password-reset mail, or of an operator's invitation. */
 export function LoginLinkScreen() {
   const { token = '' } = useParams();
   return <LoginLink token={token} />;
@@ -45,6 +46,8 @@ export function LoginLink({ token }: { token: string }) {
       async (answer) => {
         if (!active) return;
         inFlight.delete(token);
+        // An operator's sign-in link: the console sets up their second factor.
+        if ('operator_challenge' in answer) return navigate(...operatorHandoff(answer));
         await finishSignIn(answer, true);
         navigate('/account', { replace: true, state: { signedInWith: answer.link } });
       },

@@ -4,6 +4,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { login } from '../../api/auth';
 import { loginSchema, messages } from '../../contract';
 import { authAtom, returnPath } from '../../state/auth';
+import { operatorHandoff } from '../../state/operatorHandoff';
 import { CheckboxField, Form, PasswordField, SubmitButton, TextField, useForm } from '../../ui/form';
 import { AuthFooter, AuthShell } from './AuthShell';
 import { LoginLink } from './LoginLinkScreen';
@@ -38,6 +39,8 @@ function LoginForm() {
     errorTexts: { network: m.invalidCredentials },
     onSubmit: async (payload) => {
       const answer = await login(payload);
+      // An operator's email: the password was right, the console asks for the second factor.
+      if ('operator_challenge' in answer) return navigate(...operatorHandoff(answer));
       await finishSignIn(answer, payload.remember_me);
       navigate(returnPath(location.state, location.search), { replace: true });
     },
