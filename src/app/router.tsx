@@ -31,16 +31,12 @@ const StatsScreen = lazyScreen(() => import('../features/stats/StatsScreen').the
 const RegisterScreen = lazyScreen(() =>
   import('../features/auth/RegisterScreen').then((m) => m.RegisterScreen),
 );
-const LoginScreen = lazyScreen(() => import('../features/auth/LoginScreen').then((m) => m.LoginScreen));
-const LoginLinkScreen = lazyScreen(() =>
-  import('../features/auth/LoginLinkScreen').then((m) => m.LoginLinkScreen),
-);
-const ForgotPasswordScreen = lazyScreen(() =>
-  import('../features/auth/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen),
-);
-const AccountScreen = lazyScreen(() =>
-  import('../features/account/AccountScreen').then((m) => m.AccountScreen),
-);
+const loadSignIn = () => import('../features/auth/sign-in');
+const LoginScreen = lazyScreen(() => loadSignIn().then((m) => m.LoginScreen));
+const LoginLinkScreen = lazyScreen(() => loadSignIn().then((m) => m.LoginLinkScreen));
+const ForgotPasswordScreen = lazyScreen(() => loadSignIn().then((m) => m.ForgotPasswordScreen));
+const loadAccount = () => import('./account-screens');
+const AccountScreen = lazyScreen(() => loadAccount().then((m) => m.AccountScreen));
 // Screens that open one after the other share a chunk and one loader (each import site costs the shell).
 const loadSettings = () => import('../features/settings');
 const SettingsScreen = lazyScreen(() => loadSettings().then((m) => m.SettingsScreen));
@@ -51,15 +47,16 @@ const ChannelColorScreen = lazyScreen(() => loadSettings().then((m) => m.Channel
 const loadSupport = () => import('../features/support');
 const SupportScreen = lazyScreen(() => loadSupport().then((m) => m.SupportScreen));
 const HelpScreen = lazyScreen(() => loadSupport().then((m) => m.HelpScreen));
-const FollowingScreen = lazyScreen(() =>
-  import('../features/following/FollowingScreen').then((m) => m.FollowingScreen),
-);
+const FollowingScreen = lazyScreen(() => loadAccount().then((m) => m.FollowingScreen));
 const RatingListScreen = lazyScreen(() =>
   import('../features/rating/RatingListScreen').then((m) => m.RatingListScreen),
 );
 const ChannelsScreen = lazyScreen(() =>
   import('../features/channels/ChannelsScreen').then((m) => m.ChannelsScreen),
 );
+
+// The operators' console: its own layout, session and chunks, outside the viewer's app.
+const AdminApp = lazyScreen(() => import('../features/admin/AdminApp').then((m) => m.AdminApp));
 
 const CreatorPromo = lazyScreen(() => import('./CreatorPromo').then((m) => m.CreatorPromo));
 const UploadScreen = lazyScreen(() => import('../features/upload/UploadScreen').then((m) => m.UploadScreen));
@@ -87,6 +84,7 @@ const feed = (path: string, route: FeedRoute): RouteObject => ({
  * so that /tag/feed is a tag, not a profile feed.
  */
 export const routes: RouteObject[] = [
+  { path: '/admin/*', element: <AdminApp /> },
   {
     path: '/',
     // A crashing screen shows its error inside the layout (its error boundary), the tabs stay usable.

@@ -1,24 +1,10 @@
 import { postVideoReport } from '../../../api/videos';
-import { type ReportReason, reportMessages, reportReasons, reportVideoSchema } from '../../../contract';
+import { reportMessages, reportReasons, reportVideoSchema } from '../../../contract';
+import { reportReasonLabels } from '../../../contract/report-labels';
 import { ChoiceField, Form, SubmitButton, TextAreaField, TextField, useForm } from '../../../ui/form';
 import { Sheet } from '../../../ui/Sheet';
 
-const reasonLabels: Record<ReportReason, string> = {
-  innapropiate: 'Inappropriate content',
-  copyright: 'Copyright infringement',
-  'wrong-hashtag': 'Wrong hashtag',
-  spam: 'Spam',
-  'hateful-content': 'Hateful content',
-  'rape-sexual-assault': 'Rape or sexual assault',
-  violence: 'Violence',
-  death: 'Death',
-  deepfake: 'Deepfake',
-  drugs: 'Drugs',
-  underage: 'Underage',
-  consent: 'Lack of consent',
-  other: 'Other',
-};
-const reasonOptions = reportReasons.map((value) => ({ value, label: reasonLabels[value] }));
+const reasonOptions = reportReasons.map((value) => ({ value, label: reportReasonLabels[value] }));
 
 /**
  * Report a video, on the form kit: the same valibot schema the server applies checks the form first, so the
