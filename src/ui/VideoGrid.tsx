@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Video } from '../contract';
 import { type GridPaging, PageEnd } from './PageEnd';
-import { VideoTile } from './VideoTile';
+import { type TileBadge, VideoTile } from './VideoTile';
 import './video-grid.css';
 
 /**
@@ -12,7 +12,7 @@ export function VideoGrid({
   videos,
   to,
   paging,
-  showStatus = false,
+  badgeOf,
   eagerCount = 6,
   label,
   tileAction,
@@ -20,7 +20,8 @@ export function VideoGrid({
   videos: Video[];
   to: (video: Video) => string;
   paging?: GridPaging;
-  showStatus?: boolean;
+  /** A badge over each tile (the owner's grid: each video's status). */
+  badgeOf?: ((video: Video) => TileBadge) | undefined;
   /** The first tiles are above the fold: loaded at once rather than lazily. */
   eagerCount?: number;
   label?: string;
@@ -43,7 +44,7 @@ export function VideoGrid({
               next={next}
               to={to(video)}
               eager={index < eagerCount}
-              showStatus={showStatus}
+              badge={badgeOf?.(video)}
               showTitle={false}
             />
             {tileAction?.(video)}

@@ -20,6 +20,12 @@ export interface FeedHandOver {
 /** Spec §4: the owner sees the status capitalised ("Processing"). */
 export const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
+/** A badge drawn over a tile (the owner's status): its words and the tone it is drawn in. */
+export interface TileBadge {
+  text: string;
+  tone: string;
+}
+
 /**
  * A 9:16 thumbnail that opens a feed at this video. `to` is the feed route; the list it belongs to rides
  * along in navigation state (spec §2: list, index, page), so the feed starts at once, also offline.
@@ -31,7 +37,7 @@ export function VideoTile({
   to,
   next = null,
   eager = false,
-  showStatus = false,
+  badge,
   showTitle = true,
 }: {
   video: Video;
@@ -40,7 +46,7 @@ export function VideoTile({
   to: string;
   next?: string | null;
   eager?: boolean;
-  showStatus?: boolean;
+  badge?: TileBadge | undefined;
   showTitle?: boolean;
 }) {
   const select = useSetAtom(currentVideoAtom);
@@ -63,9 +69,9 @@ export function VideoTile({
           decoding="async"
         />
       )}
-      {showStatus && (
-        <span id={statusId} className={`video-tile-status is-${video.status}`} aria-hidden="true">
-          {statusLabel(video.status)}
+      {badge && (
+        <span id={statusId} className={`video-tile-status is-${badge.tone}`} aria-hidden="true">
+          {badge.text}
         </span>
       )}
       <span className="video-tile-duration" aria-hidden="true">
@@ -96,7 +102,7 @@ export function VideoTile({
       to={to}
       state={{ feed }}
       className="video-tile"
-      aria-describedby={showStatus ? statusId : undefined}
+      aria-describedby={badge ? statusId : undefined}
       onClick={() => select({ id: video.id, slug: video.slug })}
     >
       {/* The name comes from the content, the title alone: the overlays are aria-hidden. An aria-label

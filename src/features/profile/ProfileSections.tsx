@@ -23,6 +23,7 @@ import { ExternalIcon, LinkIcon, ShieldIcon } from '../../ui/icons';
 import { TrashIcon } from '../../ui/more-icons';
 import { Spinner } from '../../ui/Spinner';
 import { VideoGrid } from '../../ui/VideoGrid';
+import { statusLabel, type TileBadge } from '../../ui/VideoTile';
 import { truncateDescription, useDescriptionLimit } from './description';
 
 /** Spec §9: the followed-models preview shows up to 12. */
@@ -178,16 +179,70 @@ function PagedGrid({
     );
   if (videos.length === 0) return <p className="profile-empty">{empty}</p>;
   return (
-    <VideoGrid
-      videos={videos}
-      to={to}
-      paging={pages}
-      showStatus={showStatus}
-      label={label}
-      tileAction={tileAction}
-    />
+    <>
+      {showStatus && <StatusNotes videos={videos} />}
+      <VideoGrid
+        videos={videos}
+        to={to}
+        paging={pages}
+        badgeOf={showStatus ? ownerBadge : undefined}
+        label={label}
+        tileAction={tileAction}
+      />
+    </>
   );
 }
+
+/**
+ * Spec §4: the owner sees each video's status capitalised; a playable upload the operators have not approved
+ * yet reads "In review", not "Approved".
+ */
+const ownerBadge = (video: Video): TileBadge =>
+  video.inReview
+    ? { text: 'In review', tone: 'review' }
+    : { text: statusLabel(video.status), tone: video.status };
+
+/**
+ * What the owner's badges cannot hold: why a video was not approved or failed (the operator's words, also
+ * mailed), and that uploads in review go out once approved.
+ */
+function StatusNotes({ videos }: { videos: Video[] }) {
+  const refused = videos.filter((v) => (v.status === 'rejected' || v.status === 'error') && v.statusReason);
+  const waiting = videos.filter((v) => v.inReview).length;
+  if (refused.length === 0 && waiting === 0) return null;
+  const note = (v: Video) => (
+    <li key={v.id} className={`is-${v.status}`}>
+      <strong>{v.title || 'Untitled video'}</strong>
+      {v.status === 'rejected' ? ' was not approved: ' : ' failed: '}
+      {v.statusReason}
+    </li>
+  );
+  // The newest two in full; more stay one tap away, so the grid is not pushed off the screen.
+  const [shown, rest] = [refused.slice(0, NOTES_SHOWN), refused.slice(NOTES_SHOWN)];
+  return (
+    <div className="profile-status-notes">
+      <ul>
+        {waiting > 0 && (
+          <li className="is-review">
+            {waiting === 1 ? '1 video waits' : `${waiting} videos wait`} for review: our team checks every
+            upload before it goes public, and mails you when it is decided.
+          </li>
+        )}
+        {shown.map(note)}
+      </ul>
+      {rest.length > 0 && (
+        <details>
+          <summary>
+            {rest.length === 1 ? '1 more video' : `${rest.length} more videos`} not approved or failed
+          </summary>
+          <ul>{rest.map(note)}</ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+const NOTES_SHOWN = 2;
 
 /** A creator's uploads; a tap opens the profile feed at that video (spec §2: /{slug}/feed). */
 export function ProfileVideos({ slug }: { slug: string }) {

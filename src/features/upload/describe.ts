@@ -12,7 +12,7 @@ export type Tone = 'active' | 'quiet' | 'warn' | 'error' | 'good';
 
 export interface Described {
   /** The server's status as the owner sees it (spec §4: capitalised), once the video exists. */
-  badge: { text: string; status: VideoStatus } | null;
+  badge: { text: string; status: VideoStatus | 'review' } | null;
   line: string;
   detail: string | null;
   tone: Tone;
@@ -42,7 +42,18 @@ function scheduledFor(u: UploadView): string | null {
 
 function afterSent(u: UploadView): Described {
   const status = u.status ?? 'uploaded';
-  const badge = { text: statusLabel(status), status };
+  const badge: Described['badge'] = u.inReview
+    ? { text: 'In review', status: 'review' }
+    : { text: statusLabel(status), status };
+  if (status === 'rejected') {
+    return {
+      badge,
+      line: `Not approved: ${u.statusReason ?? 'it breaks our content rules.'}`,
+      detail: 'We sent you a mail with the reason.',
+      tone: 'error',
+      progress: null,
+    };
+  }
   if (status === 'error') {
     return {
       badge,
@@ -83,6 +94,14 @@ function afterSent(u: UploadView): Described {
   const lapsed = u.scheduleLapsed
     ? 'The scheduled time passed while it uploaded: it goes public once ready.'
     : null;
+  if (status === 'approved' && u.inReview)
+    return {
+      badge,
+      line: 'Waiting for review',
+      detail: 'Our team checks every video before it goes public. You get a mail once it is decided.',
+      tone: 'quiet',
+      progress: null,
+    };
   if (status === 'approved')
     return {
       badge,

@@ -231,7 +231,13 @@ export function ValidationWizard({
       {rejected && (
         <p className="verify-note" role="note">
           <AlertIcon aria-hidden="true" />
-          <span>{messages.upload.verificationRejected}</span>
+          <span>
+            {messages.upload.verificationRejected}
+            {/* The operator's reason, also mailed: what to do differently this time. */}
+            {profile.verificationNote && (
+              <span className="verify-note-reason">Why: {profile.verificationNote}</span>
+            )}
+          </span>
         </p>
       )}
       <Stepper step={step} />

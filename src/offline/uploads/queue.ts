@@ -40,9 +40,13 @@ export type QueueEvent =
   | { kind: 'uploadFailed'; id: string; reason: string };
 
 export interface QueueApi {
-  outcome(
-    uploadUrl: string,
-  ): Promise<{ videoId: number; screenshot: string; status: UploadRecord['status'] }>;
+  outcome(uploadUrl: string): Promise<{
+    videoId: number;
+    screenshot: string;
+    status: UploadRecord['status'];
+    inReview?: boolean | undefined;
+    statusReason?: string | null | undefined;
+  }>;
   details(payload: UploadDetailsInput): Promise<unknown>;
 }
 
@@ -724,12 +728,12 @@ export class UploadQueue {
     }
   }
 
-  /** Follows each video the server has until it is approved (or failed): gently, only while on screen. */
+  /** Follows each video the server has until it is approved and out of review (or failed): gently, only while on screen. */
   private async poll(mine: UploadRecord[], now: number) {
     if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
     let asked = false;
     for (const r of mine) {
-      if (r.state !== 'sent' || !r.uploadUrl || (r.status && SETTLED.has(r.status))) {
+      if (r.state !== 'sent' || !r.uploadUrl || (r.status && SETTLED.has(r.status) && !r.inReview)) {
         this.polls.delete(r.id);
         continue;
       }
@@ -743,7 +747,13 @@ export class UploadQueue {
       asked = true;
       try {
         const outcome = await this.deps.api.outcome(r.uploadUrl);
-        await updateRecord(r.id, (x) => ({ ...x, status: outcome.status, screenshot: outcome.screenshot }));
+        await updateRecord(r.id, (x) => ({
+          ...x,
+          status: outcome.status,
+          screenshot: outcome.screenshot,
+          inReview: outcome.inReview ?? false,
+          statusReason: outcome.statusReason ?? x.statusReason,
+        }));
       } catch (error) {
         if (error instanceof ApiError && error.status === 422)
           await updateRecord(r.id, (x) => ({ ...x, status: 'error', statusReason: refusalReason(error) }));

@@ -83,6 +83,8 @@ export interface UploadRecord {
   /** The server's status of the video once it exists, and its reason when `error`. */
   status: VideoStatus | null;
   statusReason: string | null;
+  /** Playable, and waiting for the operators' approval before it goes public. */
+  inReview?: boolean;
 
   details: DetailsValues | null;
   detailsState: DetailsState;
