@@ -181,6 +181,9 @@ describe('the upload answer', () => {
       videoId,
       screenshot: await screenshotOf(videoId),
       status: 'uploaded',
+      // Not playable yet, so not waiting for the operators either; nothing refused it.
+      inReview: false,
+      statusReason: null,
     });
     // A client that lost that answer resumes with HEAD: told the upload is complete, with the video.
     const head = await ctx.app.inject({ method: 'HEAD', url: location, headers: tusHeaders('owner') });

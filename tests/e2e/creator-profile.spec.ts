@@ -4,9 +4,11 @@
 // What these tests change on Luna's profile they put back (profile.spec.ts reads her links and videos).
 import { type APIRequestContext, expect, type Locator, type Page, test } from 'playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
+import { admin } from './creator';
 import { jpegSize, makeClip, makeImage } from './media';
 import { toast } from './members';
 import { signedIn, signIn } from './sign-in';
+import { ownVideo } from './upload-helpers';
 
 const LUNA = 'luna.vega@demo.test';
 
@@ -322,8 +324,16 @@ test.describe('creator profile, owner tools', () => {
         (
           (await (await request.get('/v1/users/luna_vega/videos?page=1')).json()).data as { id: number }[]
         ).some((v) => v.id === videoId);
-      // Public once transcoded: the delete then has something to take away from guests.
-      await expect.poll(guestSees, { timeout: 240_000, intervals: [2000] }).toBe(true);
+      // Public once transcoded and approved by an operator (UPLOAD_REVIEW=before): the delete then has
+      // something to take away from guests.
+      await expect
+        .poll(async () => (await ownVideo(request, owner, videoId))?.inReview, {
+          timeout: 240_000,
+          intervals: [2000],
+        })
+        .toBe(true);
+      await admin('videos', 'approve', String(videoId));
+      await expect.poll(guestSees, { timeout: 30_000, intervals: [1000] }).toBe(true);
 
       await signedIn(page, request, LUNA);
       await visit(page, 'luna_vega');

@@ -42,3 +42,24 @@ suite('upload line offline', () => {
     expect(describe(upload('paused'), false).line).toBe('Paused · 45%');
   });
 });
+
+suite('upload line once the operators have it', () => {
+  const sent = (patch: Partial<UploadView>): UploadView =>
+    ({ ...upload('sent'), detailsState: 'sent', ...patch }) as UploadView;
+
+  it('a playable upload held for review says it waits, not that it is published', () => {
+    const told = describe(sent({ status: 'approved', inReview: true }), true);
+    expect(told.badge).toEqual({ text: 'In review', status: 'review' });
+    expect(told.line).toBe('Waiting for review');
+    expect(describe(sent({ status: 'approved', inReview: false }), true).line).toBe('Published');
+  });
+
+  it('a rejected upload gives the operators’ reason', () => {
+    const told = describe(
+      sent({ status: 'rejected', statusReason: 'The video is spam or advertising.' }),
+      true,
+    );
+    expect(told.line).toBe('Not approved: The video is spam or advertising.');
+    expect(told.tone).toBe('error');
+  });
+});
