@@ -6,6 +6,7 @@ import { installInputGuard } from './http/input';
 import { installRateLimit } from './http/rate-limit';
 import { inlineStyleHashes, installSecurityHeaders } from './http/security';
 import { installStatic } from './http/static';
+import { installClientTimeouts } from './http/timeouts';
 import adminRoutes from './routes/admin';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
@@ -40,7 +41,14 @@ export async function buildApp(
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // The whole request (headers and body) within 10 minutes, the headers within 15 s: a client that drips
+    // bytes cannot hold a socket for good (the idle timeout of server/http/timeouts.ts catches silence).
+    // Uploads go by tus chunks; a multipart upload slower than this is a client for tus.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: { headersTimeout: 15_000 },
+    keepAliveTimeout: deps.config.keepAliveTimeoutMs,
   });
+  installClientTimeouts(app, deps.config);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   installSecurityHeaders(app, deps.config, inlineStyleHashes(`<style>${DOCS_STYLE}</style>`));
   installErrorHandler(app);

@@ -78,6 +78,20 @@ export interface Config {
    * approves it; `after` publishes it once it plays and still queues it for review.
    */
   uploadReview: 'before' | 'after';
+  /** IPv6 clients are counted by this prefix for every per-address limit (a user holds a whole /64). */
+  ipv6LimitPrefix: number;
+  /** How long a socket may stay silent while the server waits on the client (server/http/timeouts.ts). */
+  clientIdleTimeoutMs: number;
+  /** Sockets one directly connected address may hold (0: no cap); trusted proxies are not capped. */
+  maxConnectionsPerAddress: number;
+  /** The whole of a request (headers and body) must arrive within this. */
+  requestTimeoutMs: number;
+  /**
+   * How long a kept-alive connection may sit idle between requests: longer than the keep-alive of a proxy in
+   * front (nginx upstream keepalive_timeout), so that the proxy closes first and never sends on a socket
+   * being closed here.
+   */
+  keepAliveTimeoutMs: number;
 }
 
 export interface S3Config {
@@ -179,5 +193,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feedCacheMs: int(env.FEED_CACHE_MS, 5_000, 'FEED_CACHE_MS'),
     mediaNiceness: int(env.MEDIA_NICENESS, 10, 'MEDIA_NICENESS'),
     uploadReview: uploadReview(env.UPLOAD_REVIEW),
+    ipv6LimitPrefix: Math.min(128, Math.max(16, int(env.IPV6_LIMIT_PREFIX, 64, 'IPV6_LIMIT_PREFIX'))),
+    clientIdleTimeoutMs: int(env.CLIENT_IDLE_TIMEOUT_MS, 30_000, 'CLIENT_IDLE_TIMEOUT_MS'),
+    maxConnectionsPerAddress: int(env.MAX_CONNECTIONS_PER_ADDRESS, 128, 'MAX_CONNECTIONS_PER_ADDRESS'),
+    requestTimeoutMs: int(env.REQUEST_TIMEOUT_MS, 600_000, 'REQUEST_TIMEOUT_MS'),
+    keepAliveTimeoutMs: int(env.KEEP_ALIVE_TIMEOUT_MS, 65_000, 'KEEP_ALIVE_TIMEOUT_MS'),
   };
 }

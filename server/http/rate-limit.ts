@@ -8,6 +8,7 @@ import { reportMessages } from '../../src/contract/interactions';
 import { messages } from '../../src/contract/messages';
 import type { Config } from '../config';
 import type { AppDeps } from '../deps';
+import { limitKey } from './address';
 import { type Counters, FailoverCounters, MemoryCounters, RedisCounters } from './counters';
 import { HttpError } from './errors';
 import { isReplay } from './idempotency';
@@ -53,6 +54,7 @@ export async function installRateLimit(app: FastifyInstance, config: Config) {
   app.decorate('counters', counters);
   await app.register(rateLimit, {
     global: false,
+    keyGenerator: (request) => limitKey(request.ip, config.ipv6LimitPrefix),
     ...(redis ? { redis, nameSpace: 'shortcams:rate:', skipOnError: true } : {}),
     errorResponseBuilder: () => new HttpError(429, messages.auth.tooManyAttempts),
   });
@@ -124,7 +126,7 @@ export async function limitGuestAction(
   const { config } = deps;
   const counters = request.server.counters;
   if (request.headers['idempotency-key'] !== undefined && (await isReplay(deps, request, scope))) return;
-  const address = request.ip;
+  const address = limitKey(request.ip, config.ipv6LimitPrefix);
   if (
     guestId &&
     !(await counters.admit(`guests:${address}`, guestId, config.guestsPerAddress, config.guestWindowMs))

@@ -153,3 +153,43 @@ describe('an Idempotency-Key reused', () => {
     expect(events).toHaveLength(1);
   });
 });
+
+describe('IPv6 clients', () => {
+  // One home line or phone holds a whole /64: every address in it is the same client to a limit.
+  let net = 0;
+  const inOneNet = () => {
+    const prefix = `2001:db8:${(++net).toString(16)}:7`;
+    let host = 0;
+    return () => `${prefix}:${(++host).toString(16)}:ab::${(host * 7).toString(16)}`;
+  };
+
+  it('are counted by their /64 for per-address limits', async () => {
+    const check = (remoteAddress: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/v1/check-username',
+        payload: { username: 'v6_user' },
+        remoteAddress,
+      });
+    const next = inOneNet();
+    for (let i = 0; i < 3; i++) expect((await check(next())).statusCode).toBe(200);
+    expect((await check(next())).statusCode).toBe(429);
+    // The next /64 is another client.
+    expect((await check(inOneNet()())).statusCode).toBe(200);
+  });
+
+  it('mint no fresh guest identities by changing the lower 64 bits', async () => {
+    const next = inOneNet();
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/video-like',
+        payload: { video_id: videoId, type: 'add', guest_id: `v6-guest-${net}-${i}` },
+        remoteAddress: next(),
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+  });
+});
