@@ -92,6 +92,10 @@ export interface Config {
    * being closed here.
    */
   keepAliveTimeoutMs: number;
+  /** One viewer's clicks (events, link clicks, profile views) on one target count once in this window. */
+  clickWindowMs: number;
+  /** Event, link-click and profile-view posts per address and RATE_LIMIT_WINDOW_MS (replays aside). */
+  trackingRateLimit: number;
 }
 
 export interface S3Config {
@@ -198,5 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnectionsPerAddress: int(env.MAX_CONNECTIONS_PER_ADDRESS, 128, 'MAX_CONNECTIONS_PER_ADDRESS'),
     requestTimeoutMs: int(env.REQUEST_TIMEOUT_MS, 600_000, 'REQUEST_TIMEOUT_MS'),
     keepAliveTimeoutMs: int(env.KEEP_ALIVE_TIMEOUT_MS, 65_000, 'KEEP_ALIVE_TIMEOUT_MS'),
+    clickWindowMs: int(env.CLICK_WINDOW_MS, 30 * 60_000, 'CLICK_WINDOW_MS'),
+    trackingRateLimit: int(env.TRACKING_RATE_LIMIT, 300, 'TRACKING_RATE_LIMIT'),
   };
 }

@@ -420,6 +420,17 @@ export const reports = pgTable(
   ],
 );
 
+/**
+ * Clicks and views are the business's revenue figures: every post is kept as it came (the raw events), and
+ * only the first of one viewer for one target within the counting window is `counted`
+ * (server/tracking/counting.ts). `count_key` is who counts as one viewer: `u:{id}`, or for guests the client's
+ * network (a guest id is the client's to make up); null on rows from before the distinction.
+ */
+const countingColumns = () => ({
+  countKey: text('count_key'),
+  counted: boolean('counted').notNull().default(true),
+});
+
 export const events = pgTable(
   'events',
   {
@@ -427,9 +438,13 @@ export const events = pgTable(
     eventId: smallint('event_id').notNull(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     guestId: text('guest_id'),
+    ...countingColumns(),
     createdAt: createdAt(),
   },
-  (t) => [index('events_event').on(t.eventId, t.createdAt)],
+  (t) => [
+    index('events_event').on(t.eventId, t.createdAt),
+    index('events_counted').on(t.eventId, t.countKey, t.createdAt).where(sql`${t.counted}`),
+  ],
 );
 
 export const linkClicks = pgTable(
@@ -443,9 +458,13 @@ export const linkClicks = pgTable(
     guestId: text('guest_id'),
     isLive: boolean('is_live').notNull().default(false),
     linkLocation: text('link_location').notNull().default('profile'),
+    ...countingColumns(),
     createdAt: createdAt(),
   },
-  (t) => [index('link_clicks_link').on(t.linkId, t.createdAt)],
+  (t) => [
+    index('link_clicks_link').on(t.linkId, t.createdAt),
+    index('link_clicks_counted').on(t.linkId, t.countKey, t.createdAt).where(sql`${t.counted}`),
+  ],
 );
 
 export const profileViews = pgTable(
@@ -457,9 +476,13 @@ export const profileViews = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     guestId: text('guest_id'),
+    ...countingColumns(),
     createdAt: createdAt(),
   },
-  (t) => [index('profile_views_profile').on(t.profileId, t.createdAt)],
+  (t) => [
+    index('profile_views_profile').on(t.profileId, t.createdAt),
+    index('profile_views_counted').on(t.profileId, t.countKey, t.createdAt).where(sql`${t.counted}`),
+  ],
 );
 
 /** `regionCode` '' means the entire country; one row per (creator, country, region). */

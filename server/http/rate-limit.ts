@@ -93,6 +93,24 @@ export const reportLimit = (deps: AppDeps, scope: string) => ({
   },
 });
 
+/** Only the outbox sends these, and it never shows an answer: the words are for the API reference and logs. */
+export const TRACKING_TOO_MANY = 'Too many clicks and views from this address. Please try again later.';
+
+/**
+ * Events, link clicks and profile views: counted once per viewer and window anyway
+ * (server/tracking/counting.ts), and a flood from one address is refused before it costs a row each. An
+ * outbox replay of a post already taken is not counted.
+ */
+export const trackingLimit = (deps: AppDeps, scope: string) => ({
+  rateLimit: {
+    max: deps.config.trackingRateLimit,
+    timeWindow: deps.config.rateLimitWindowMs,
+    errorResponseBuilder: () => new HttpError(429, TRACKING_TOO_MANY),
+    hook: 'preHandler' as const,
+    allowList: (request: FastifyRequest) => isReplay(deps, request, scope),
+  },
+});
+
 /** Failed logins of one account, counted from every address (the key is the email, never the address). */
 const loginKey = (email: string) => `login-failures:${email}`;
 

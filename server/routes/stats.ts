@@ -110,6 +110,8 @@ export default async function statsRoutes(app: FastifyInstance, deps: AppDeps) {
             t.linkClicks,
             and(
               eq(t.linkClicks.linkId, t.links.id),
+              // The counted clicks only: a viewer's repeats within the window are kept, not counted.
+              eq(t.linkClicks.counted, true),
               gte(t.linkClicks.createdAt, start),
               lt(t.linkClicks.createdAt, end),
             ),

@@ -1,7 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { createTestContext, insertUser, type TestContext } from './helpers';
-import { type Cast, createCast, type Role, roles } from './social-helpers';
+import { bearer, type Cast, createCast, type Role, roles } from './social-helpers';
 
 let ctx: TestContext;
 let cast: Cast;
@@ -240,5 +241,83 @@ describe('Idempotency-Key replays', () => {
       { authorization: 'Bearer not-a-real-token-at-all-xyz' },
     );
     expect(res.statusCode).toBe(201);
+  });
+});
+
+describe('fake clicks', () => {
+  it('count one viewer once per link and window, whatever guest ids it mints, and keep every post', async () => {
+    const creator = await insertUser(ctx, { type: 'model' });
+    const [link] = await ctx.database.db
+      .insert(t.links)
+      .values({ userId: creator.id, name: 'Revenue', url: 'https://cams.example/revenue' })
+      .returning();
+    const click = (guest: string, remoteAddress: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/v1/link-click',
+        payload: { link_id: link?.id, guest_id: guest },
+        remoteAddress,
+      });
+    // A script: 40 posts from one address, a fresh guest id each (3,000 counted 1,000 before).
+    for (let i = 0; i < 40; i++)
+      expect((await click(`minted-guest-${i}`, '203.0.113.9')).statusCode).toBe(201);
+    // Another viewer, elsewhere, counts.
+    expect((await click('a-real-guest-id', '203.0.113.77')).statusCode).toBe(201);
+    const rows = await ctx.database.db
+      .select()
+      .from(t.linkClicks)
+      .where(eq(t.linkClicks.linkId, link?.id ?? 0));
+    expect(rows).toHaveLength(41);
+    expect(rows.filter((r) => r.counted)).toHaveLength(2);
+    // The creator's statistic is the counted clicks.
+    const stats = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/profile/stats',
+      headers: await bearer(ctx, creator.id),
+    });
+    expect(stats.json().range.link_clicks).toEqual([{ name: 'Revenue', clicks: 2 }]);
+  });
+
+  it('count a profile view and a Live Cams event once per viewer and window', async () => {
+    const profile = await insertUser(ctx, { type: 'model' });
+    for (let i = 0; i < 5; i++) {
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/profile-view',
+        payload: { profile_id: profile.id, guest_id: `viewer-${i}-abcdef` },
+        remoteAddress: '203.0.113.10',
+      });
+      await post('/v1/event', { event_id: 7, user_id: cast.ids.user }, cast.headers.user);
+    }
+    const views = await ctx.database.db
+      .select()
+      .from(t.profileViews)
+      .where(eq(t.profileViews.profileId, profile.id));
+    expect(views.map((v) => v.counted)).toEqual([true, false, false, false, false]);
+    const events = await ctx.database.db.select().from(t.events).where(eq(t.events.userId, cast.ids.user));
+    expect(events.filter((e) => e.eventId === 7 && e.counted)).toHaveLength(1);
+  });
+});
+
+describe('a flood of tracking posts', () => {
+  it('is refused per address past TRACKING_RATE_LIMIT, replays aside', async () => {
+    const limited = await createTestContext({ config: { trackingRateLimit: 5 } });
+    try {
+      const send = (key?: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/v1/event',
+          payload: { event_id: 1, guest_id: 'flooding-guest-1' },
+          remoteAddress: '203.0.113.50',
+          headers: key ? { 'idempotency-key': key } : {},
+        });
+      expect((await send('outbox-entry-0001')).statusCode).toBe(201);
+      for (let i = 0; i < 10; i++) expect((await send('outbox-entry-0001')).statusCode).toBe(201);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await send()).statusCode);
+      expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });
