@@ -96,6 +96,13 @@ export interface Config {
   clickWindowMs: number;
   /** Event, link-click and profile-view posts per address and RATE_LIMIT_WINDOW_MS (replays aside). */
   trackingRateLimit: number;
+  /** Verification-resend and password-reset mails one address may receive per hour. */
+  mailsPerInbox: number;
+  /** Failed logins of one email from all addresses before only devices it signed in from may try. */
+  loginGlobalFailureLimit: number;
+  /** Password hashes at once, and how many may wait; past that, a login answers 503 at once. */
+  loginHashConcurrency: number;
+  loginQueueDepth: number;
 }
 
 export interface S3Config {
@@ -204,5 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: int(env.KEEP_ALIVE_TIMEOUT_MS, 65_000, 'KEEP_ALIVE_TIMEOUT_MS'),
     clickWindowMs: int(env.CLICK_WINDOW_MS, 30 * 60_000, 'CLICK_WINDOW_MS'),
     trackingRateLimit: int(env.TRACKING_RATE_LIMIT, 300, 'TRACKING_RATE_LIMIT'),
+    mailsPerInbox: int(env.MAILS_PER_INBOX, 5, 'MAILS_PER_INBOX'),
+    loginGlobalFailureLimit: int(env.LOGIN_GLOBAL_FAILURE_LIMIT, 100, 'LOGIN_GLOBAL_FAILURE_LIMIT'),
+    loginHashConcurrency: Math.max(1, int(env.LOGIN_HASH_CONCURRENCY, 2, 'LOGIN_HASH_CONCURRENCY')),
+    loginQueueDepth: int(env.LOGIN_QUEUE_DEPTH, 32, 'LOGIN_QUEUE_DEPTH'),
   };
 }

@@ -15,7 +15,7 @@ import {
   type OperatorRole,
   type OperatorSession,
 } from '../../src/contract/admin';
-import { hashPassword, verifyPassword } from '../auth/password';
+import { hashPassword } from '../auth/password';
 import { hashToken, newToken } from '../auth/tokens';
 import type { Db, Tx } from '../db/client';
 import * as t from '../db/schema';
@@ -252,12 +252,10 @@ async function failChallenge(db: Db, id: number, failures: number) {
 }
 
 /**
- * The password step of `/v1/login` for an operator's email: a `totp` challenge when the password is right,
- * else undefined (the caller answers as for any wrong password). An operator not set up has no password.
+ * What the password step of `/v1/login` earns an operator whose password was right (the route checks it,
+ * through its hashing queue): the `totp` challenge of the second step.
  */
-export async function passwordChallenge(db: Db, operator: OperatorRow, password: string, dummy: string) {
-  const ok = await verifyPassword(password, operator.passwordHash ?? dummy);
-  if (!ok || !operator.passwordHash || !operator.totpSecret) return undefined;
+export function totpChallenge(db: Db, operator: OperatorRow): Promise<string> {
   return issueChallenge(db, operator.id, 'totp', TOTP_CHALLENGE_TTL_MS);
 }
 

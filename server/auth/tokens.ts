@@ -12,15 +12,51 @@ export const ACCESS_TOKEN_TTL_MS = { session: 24 * 3600_000, remember: 60 * 24 *
 export const newToken = () => randomBytes(32).toString('base64url');
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function issueAccessToken(db: Db, userId: number, rememberMe: boolean): Promise<string> {
+export async function issueAccessToken(
+  db: Db,
+  userId: number,
+  rememberMe: boolean,
+  /** Until when this session may set a new password without the current one (a reset link's). */
+  resetUntil?: Date,
+): Promise<string> {
   const token = newToken();
   const ttl = rememberMe ? ACCESS_TOKEN_TTL_MS.remember : ACCESS_TOKEN_TTL_MS.session;
   await db.insert(t.accessTokens).values({
     userId,
     tokenHash: hashToken(token),
     expiresAt: new Date(Date.now() + ttl),
+    resetUntil: resetUntil ?? null,
   });
   return token;
+}
+
+/** Whether the session of `token` came from a password-reset link that is still fresh. */
+export async function isResetSession(db: Db, token: string | undefined): Promise<boolean> {
+  if (!token) return false;
+  const [row] = await db
+    .select({ id: t.accessTokens.id })
+    .from(t.accessTokens)
+    .where(and(eq(t.accessTokens.tokenHash, hashToken(token)), gt(t.accessTokens.resetUntil, sql`now()`)));
+  return row !== undefined;
+}
+
+/**
+ * After a password change: the session that made it loses its reset allowance, every other session ends,
+ * and every mailed link not used yet (reset, login, verification) stops working, so a link or a token a
+ * thief holds from before is worth nothing.
+ */
+export async function afterPasswordChange(db: Db, userId: number, keep: string | undefined): Promise<void> {
+  await revokeOtherAccessTokens(db, userId, keep);
+  if (keep) {
+    await db
+      .update(t.accessTokens)
+      .set({ resetUntil: null })
+      .where(eq(t.accessTokens.tokenHash, hashToken(keep)));
+  }
+  await db
+    .update(t.userTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(t.userTokens.userId, userId), isNull(t.userTokens.usedAt)));
 }
 
 export type UserRow = typeof t.users.$inferSelect;

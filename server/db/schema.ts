@@ -89,6 +89,11 @@ export const accessTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * A session opened by a password-reset link may set a new password without the current one (that is what
+     * the link is for) until then; every other session must give the current password.
+     */
+    resetUntil: timestamp('reset_until', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('access_tokens_user').on(t.userId)],

@@ -14,6 +14,10 @@ export interface Counters {
    * the set). True when `member` is (now) in the set.
    */
   admit(key: string, member: string, limit: number, windowMs: number): Promise<boolean>;
+  /** Whether `member` is in the set at `key` (admitted and not expired). */
+  has(key: string, member: string): Promise<boolean>;
+  /** True while the shared store is down and this node counts on its own (FailoverCounters). */
+  readonly degraded?: boolean;
 }
 
 export class MemoryCounters implements Counters {
@@ -63,6 +67,11 @@ export class MemoryCounters implements Counters {
     entry.members.add(member);
     return true;
   }
+
+  async has(key: string, member: string) {
+    const entry = this.sets.get(key);
+    return entry !== undefined && entry.until > Date.now() && entry.members.has(member);
+  }
 }
 
 // One round trip each, atomic on the Redis server: two API nodes cannot both take the last place.
@@ -96,6 +105,10 @@ export class RedisCounters implements Counters {
 
   async admit(key: string, member: string, limit: number, windowMs: number) {
     return Number(await this.redis.eval(ADMIT, 1, `${this.prefix}set:${key}`, member, limit, windowMs)) === 1;
+  }
+
+  async has(key: string, member: string) {
+    return (await this.redis.sismember(`${this.prefix}set:${key}`, member)) === 1;
   }
 }
 
@@ -150,5 +163,13 @@ export class FailoverCounters implements Counters {
 
   admit(key: string, member: string, limit: number, windowMs: number) {
     return this.run((c) => c.admit(key, member, limit, windowMs));
+  }
+
+  has(key: string, member: string) {
+    return this.run((c) => c.has(key, member));
+  }
+
+  get degraded() {
+    return this.failing;
   }
 }

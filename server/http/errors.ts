@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly errors?: Record<string, string[]>,
+    /** Seconds after which trying again makes sense (a 503 or 429): sent as Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -44,6 +46,7 @@ export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((thrown: FastifyError | HttpError | DomainError, request, reply) => {
     const error = thrown instanceof DomainError ? httpErrorOf(thrown) : thrown;
     if (error instanceof HttpError) {
+      if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
       return reply
         .status(error.statusCode)
         .send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });

@@ -1,7 +1,7 @@
 // Per-address limits on the routes that attract abuse (credential stuffing, mail bombing, scripted likes),
 // and the counters behind the limits the plugin cannot express (server/http/counters.ts). In memory for one
 // node; with REDIS_URL both live in Redis, so every API node counts the same requests.
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { reportMessages } from '../../src/contract/interactions';
@@ -55,9 +55,35 @@ export async function installRateLimit(app: FastifyInstance, config: Config) {
   await app.register(rateLimit, {
     global: false,
     keyGenerator: (request) => limitKey(request.ip, config.ipv6LimitPrefix),
-    ...(redis ? { redis, nameSpace: 'shortcams:rate:', skipOnError: true } : {}),
+    // With Redis, the per-address limits count through the same failover as everything else: while Redis
+    // is down each node counts on its own, instead of the plugin's skipOnError letting every request through.
+    ...(redis ? { store: countersStore(counters) } : {}),
     errorResponseBuilder: () => new HttpError(429, messages.auth.tooManyAttempts),
   });
+}
+
+/** @fastify/rate-limit's store interface over our counters: one namespace per route, as its own stores do. */
+function countersStore(counters: Counters): FastifyRateLimitStoreCtor {
+  class CountersStore implements FastifyRateLimitStore {
+    constructor(private readonly prefix = 'rate:') {}
+    // The plugin passes the window as a third argument its typings leave out.
+    incr(
+      key: string,
+      done: (err: Error | null, res?: { current: number; ttl: number }) => void,
+      ...rest: unknown[]
+    ) {
+      const window = Number(rest[0]);
+      counters.hit(`${this.prefix}${key}`, window).then(
+        (current) => done(null, { current, ttl: window }),
+        (err: Error) => done(err),
+      );
+    }
+    child(options: object) {
+      const route = (options as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo ?? {};
+      return new CountersStore(`rate:${String(route.method)}${String(route.url ?? '')}-`);
+    }
+  }
+  return CountersStore as unknown as FastifyRateLimitStoreCtor;
 }
 
 /** Route config for an auth-like route: login, register, password reset, resend. */
@@ -111,21 +137,53 @@ export const trackingLimit = (deps: AppDeps, scope: string) => ({
   },
 });
 
-/** Failed logins of one account, counted from every address (the key is the email, never the address). */
-const loginKey = (email: string) => `login-failures:${email}`;
+/** Who tries to sign in: the email, the client's network (server/http/address.ts), and its device, if any. */
+export interface LoginAttempt {
+  email: string;
+  network: string;
+  /** The app's guest id: a device that signed in to this account before is known to it. */
+  device: string | undefined;
+}
+
+const pairKey = (a: LoginAttempt) => `login-failures:${a.email}:${a.network}`;
+const emailKey = (a: LoginAttempt) => `login-failures:${a.email}`;
+const devicesKey = (a: LoginAttempt) => `login-devices:${a.email}`;
+/** A device stays known to an account this long after its last sign-in. */
+const DEVICE_MS = 90 * 86_400_000;
 
 /**
- * Per account, not per address: a botnet (or anyone a trusted proxy forwards unchanged) gets as few guesses
- * at one password as a single client, and a proxy that hides every client behind one address cannot lock
- * everyone out. Only failures count; a success clears them.
+ * Failed logins, counted two ways (issue 32: ten wrong passwords from anywhere used to lock the owner out).
+ * Per email and network: LOGIN_FAILURE_LIMIT failures lock that network out of that account for the window,
+ * and nobody else. Per email from everywhere: past LOGIN_GLOBAL_FAILURE_LIMIT (a distributed guesser), only
+ * devices that signed in to the account before may still try: the guesser is refused, the owner is not.
+ * With Redis configured and down, sign-in is refused (503) rather than counted per node: an outage must not
+ * become a window for guessing. A success clears the network's count.
  */
 export const loginAttempts = (app: FastifyInstance, deps: AppDeps) => ({
-  async check(email: string) {
-    if ((await app.counters.get(loginKey(email))) >= deps.config.loginFailureLimit)
+  /** Refuses a locked attempt; answers whether its device is known to the account (it goes first in line). */
+  async check(attempt: LoginAttempt): Promise<boolean> {
+    const [pair, all] = await Promise.all([
+      app.counters.get(pairKey(attempt)),
+      app.counters.get(emailKey(attempt)),
+    ]);
+    if (app.counters.degraded) throw new HttpError(503, messages.auth.busy, undefined, 5);
+    if (pair >= deps.config.loginFailureLimit) throw new HttpError(429, messages.auth.tooManyAttempts);
+    const known = attempt.device ? await app.counters.has(devicesKey(attempt), attempt.device) : false;
+    if (all >= deps.config.loginGlobalFailureLimit && !known)
       throw new HttpError(429, messages.auth.tooManyAttempts);
+    return known;
   },
-  failed: (email: string) => app.counters.hit(loginKey(email), deps.config.rateLimitWindowMs),
-  succeeded: (email: string) => app.counters.reset(loginKey(email)),
+  async failed(attempt: LoginAttempt) {
+    const window = deps.config.rateLimitWindowMs;
+    await Promise.all([
+      app.counters.hit(pairKey(attempt), window),
+      app.counters.hit(emailKey(attempt), window),
+    ]);
+  },
+  async succeeded(attempt: LoginAttempt) {
+    await app.counters.reset(pairKey(attempt));
+    if (attempt.device) await app.counters.admit(devicesKey(attempt), attempt.device, 50, DEVICE_MS);
+  },
 });
 
 /**

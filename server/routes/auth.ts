@@ -1,7 +1,7 @@
 // Sign-up, sign-in, mailed login links, password reset and logout (spec §5, §7).
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   checkUsernameResponseSchema,
   checkUsernameSchema,
@@ -17,12 +17,14 @@ import {
   resendEmailSchema,
 } from '../../src/contract';
 import { adminMessages } from '../../src/contract/admin';
-import { exchangeInvite, operatorByEmail, passwordChallenge } from '../admin/operators';
+import { exchangeInvite, operatorByEmail, totpChallenge } from '../admin/operators';
+import { HashQueue, HashTiming, QueueFull } from '../auth/hash-queue';
 import { consumeOneTimeToken, issueOneTimeToken, ONE_TIME_TTL_MS } from '../auth/one-time';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { ACCESS_TOKEN_TTL_MS, issueAccessToken, revokeAccessToken, type UserRow } from '../auth/tokens';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { limitKey } from '../http/address';
 import { ERR, invalid, messageSchema, type Operation, rateLimited, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { authLimit, checkUsernameLimit, loginAttempts } from '../http/rate-limit';
@@ -39,12 +41,44 @@ const isUniqueViolation = (err: unknown) => {
   return e.code === '23505' || e.cause?.code === '23505';
 };
 
-/** Fixed cost for unknown emails too, so response time does not tell which accounts exist. */
-let dummyHash: Promise<string> | undefined;
+/** A device id a login may carry: the client's guest id, which the app sends with every guest post. */
+function deviceOf(request: FastifyRequest): string | undefined {
+  const id = (request.body as { guest_id?: unknown } | undefined)?.guest_id;
+  return typeof id === 'string' && /^[A-Za-z0-9-]{8,64}$/.test(id) ? id : undefined;
+}
 
 export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
+  const queue = new HashQueue(deps.config.loginHashConcurrency, deps.config.loginQueueDepth);
+  const timing = new HashTiming();
+  /**
+   * A password hash or check through the queue: a device known to the account goes first; past the queue's
+   * depth the answer is 503 with Retry-After, at once, rather than a wait behind a flood.
+   */
+  const hashed = async <T>(work: () => Promise<T>, priority: boolean): Promise<T> => {
+    try {
+      return await queue.run(
+        async () => {
+          const started = performance.now();
+          const result = await work();
+          timing.observe(performance.now() - started);
+          return result;
+        },
+        { priority },
+      );
+    } catch (err) {
+      if (!(err instanceof QueueFull)) throw err;
+      throw new HttpError(503, m.busy, undefined, 2);
+    }
+  };
   const link = (token: string) => `${deps.config.publicUrl}/login/${token}`;
+
+  /**
+   * At most MAILS_PER_INBOX resend and reset mails reach one address an hour (40 came in seconds): past that
+   * nothing is sent, and the answer is the same, so it still tells nobody whether the address has an account.
+   */
+  const inboxMayReceive = async (email: string) =>
+    (await app.counters.hit(`inbox:${email.toLowerCase()}`, 3600_000)) <= deps.config.mailsPerInbox;
 
   const mailVerification = async (user: Pick<UserRow, 'id' | 'email' | 'name'>) => {
     const url = link(await issueOneTimeToken(db, user.id, 'verify_email'));
@@ -56,8 +90,12 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     });
   };
 
-  const loginAnswer = async (user: UserRow, rememberMe: boolean): Promise<LoginResponse> => ({
-    access_token: await issueAccessToken(db, user.id, rememberMe),
+  const loginAnswer = async (
+    user: UserRow,
+    rememberMe: boolean,
+    resetUntil?: Date,
+  ): Promise<LoginResponse> => ({
+    access_token: await issueAccessToken(db, user.id, rememberMe, resetUntil),
     user: { id: user.id, type: user.type },
   });
 
@@ -146,7 +184,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
           username,
           slug: username.toLowerCase(),
           email: input.email,
-          passwordHash: await hashPassword(input.password),
+          passwordHash: await hashed(() => hashPassword(input.password), false),
           gender: input.gender,
           preference: input.preference ?? null,
           country: input.country ? input.country.toUpperCase() : null,
@@ -172,7 +210,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   app.post('/v1/resend-email', { config: { ...authLimit(deps), doc: resendDoc } }, async (request) => {
     const { email } = parse(resendEmailSchema, request.body);
     const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${email}`);
-    if (user && !user.emailVerifiedAt) await mailVerification(user);
+    if (user && !user.emailVerifiedAt && (await inboxMayReceive(user.email))) await mailVerification(user);
     return { message: m.verificationResent };
   });
 
@@ -182,9 +220,13 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     description:
       `The token is valid ${span(ACCESS_TOKEN_TTL_MS.session)}, or ${span(ACCESS_TOKEN_TTL_MS.remember)} ` +
       'with `remember_me`. An unknown email and a wrong password get the same answer in the same time. ' +
-      `After ${deps.config.loginFailureLimit} failed logins of one email within ` +
-      `${Math.round(deps.config.rateLimitWindowMs / 60_000)} minutes, from any addresses, that email's logins ` +
-      'answer 429 until the window ends (a success clears the count), on top of the limit per address.',
+      `After ${deps.config.loginFailureLimit} failed logins of one email from one network (an IPv4 address or ` +
+      `an IPv6 /${deps.config.ipv6LimitPrefix}) within ${Math.round(deps.config.rateLimitWindowMs / 60_000)} ` +
+      "minutes, that network's logins of that email answer 429 until the window ends (a success clears the " +
+      `count). After ${deps.config.loginGlobalFailureLimit} failed logins of one email from anywhere, only a ` +
+      'device that signed in to it before (its `guest_id`) may still try. Password checks wait in a bounded ' +
+      'queue, devices the account knows first: past it, 503 with Retry-After. With Redis configured and down, ' +
+      'logins answer 503 rather than count per node.',
     responses: {
       200: loggedIn,
       401: { description: `\`${m.invalidCredentials}\``, ...ERR },
@@ -193,8 +235,13 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
       429: {
         description:
           `More than ${deps.config.authRateLimit} requests from one address, or ` +
-          `${deps.config.loginFailureLimit} failed logins of this email, within ` +
+          `${deps.config.loginFailureLimit} failed logins of this email from this network, or the email's ` +
+          'global limit from an unknown device, within ' +
           `${Math.round(deps.config.rateLimitWindowMs / 60_000)} minutes.`,
+        ...ERR,
+      },
+      503: {
+        description: `\`${m.busy}\` (with Retry-After): the password checks are queued full, or Redis is down.`,
         ...ERR,
       },
     },
@@ -202,27 +249,32 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   const attempts = loginAttempts(app, deps);
   app.post('/v1/login', { config: { ...authLimit(deps), doc: loginDoc } }, async (request) => {
     const input = parse(loginSchema, request.body);
-    await attempts.check(input.email);
-    dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    const device = deviceOf(request);
+    const who = { email: input.email, network: limitKey(request.ip, deps.config.ipv6LimitPrefix), device };
+    const trusted = await attempts.check(who);
+    const refuse = async (): Promise<never> => {
+      await attempts.failed(who);
+      throw new HttpError(401, m.invalidCredentials);
+    };
     const operator = await operatorByEmail(db, input.email);
+    const [user] = operator
+      ? []
+      : await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${input.email}`);
+    if (!operator && !user) {
+      // An unknown email waits as long as a check takes, without spending a hash on it: a flood of made-up
+      // addresses costs no CPU, and the answer's timing still tells nothing.
+      await timing.wait();
+      return refuse();
+    }
+    const check = (hash: string | null) => hashed(() => verifyPassword(input.password, hash ?? '!'), trusted);
     if (operator) {
       // Operators sign in here too; the password only earns the challenge of their second factor.
-      const challenge = await passwordChallenge(db, operator, input.password, await dummyHash);
-      if (!challenge) {
-        await attempts.failed(input.email);
-        throw new HttpError(401, m.invalidCredentials);
-      }
-      await attempts.succeeded(input.email);
-      return { operator_challenge: challenge, step: 'totp' as const };
+      if (!(await check(operator.passwordHash)) || !operator.totpSecret) return refuse();
+      await attempts.succeeded(who);
+      return { operator_challenge: await totpChallenge(db, operator), step: 'totp' as const };
     }
-    const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${input.email}`);
-    const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
-    if (!user || !ok) {
-      // Unknown emails count too: the answer must not tell them apart.
-      await attempts.failed(input.email);
-      throw new HttpError(401, m.invalidCredentials);
-    }
-    await attempts.succeeded(input.email);
+    if (!user || !(await check(user.passwordHash))) return refuse();
+    await attempts.succeeded(who);
     refuseSuspended(user);
     return loginAnswer(user, input.remember_me);
   });
@@ -266,7 +318,10 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
       .returning();
     if (!user) throw new HttpError(401, m.invalidLoginLink);
     refuseSuspended(user);
-    return { ...(await loginAnswer(user, remember_me)), link: used.kind };
+    // A reset link's session may set the new password without the old one, for the link's own hour.
+    const resetUntil =
+      used.kind === 'password_reset' ? new Date(Date.now() + ONE_TIME_TTL_MS.password_reset) : undefined;
+    return { ...(await loginAnswer(user, remember_me, resetUntil)), link: used.kind };
   });
 
   const forgotDoc: Operation = {
@@ -280,7 +335,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   app.post('/v1/forgot-password', { config: { ...authLimit(deps), doc: forgotDoc } }, async (request) => {
     const { email } = parse(forgotPasswordSchema, request.body);
     const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${email}`);
-    if (user) {
+    if (user && (await inboxMayReceive(user.email))) {
       const url = link(await issueOneTimeToken(db, user.id, 'password_reset'));
       await sendMail(deps, {
         to: user.email,

@@ -18,9 +18,9 @@ import {
   profilePreferenceSchema,
   profileUpdateResponseSchema,
 } from '../../src/contract';
-import { hashPassword } from '../auth/password';
+import { hashPassword, verifyPassword } from '../auth/password';
 import { canManageCreator } from '../auth/permissions';
-import { revokeOtherAccessTokens, type UserRow } from '../auth/tokens';
+import { afterPasswordChange, isResetSession, type UserRow } from '../auth/tokens';
 import type { AppDeps } from '../deps';
 import { ERR, invalid, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
@@ -92,7 +92,7 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
   };
   app.get('/v1/profile', { config: { doc: ownDoc } }, async (request) => {
     const user = await requireUser(request, deps);
-    return { data: await ownProfile(deps, user) };
+    return { data: await ownProfile(deps, user, await isResetSession(db, bearerOf(request))) };
   });
 
   const reload = async (id: number) => {
@@ -132,8 +132,20 @@ export default async function profileRoutes(app: FastifyInstance, deps: AppDeps)
       const target = await targetOf(deps, actor, input.user_id);
       // A manager may run a member's profile but never take over the login.
       if (target.id !== actor.id) throw forbidden();
+      // The current password first: with a stolen token alone, the change would be a takeover (it ends every
+      // other session). A fresh reset link's session is the exception: it is how a forgotten one is replaced.
+      const token = bearerOf(request);
+      if (!(await isResetSession(db, token))) {
+        const current = input.current_password ?? '';
+        if (!current)
+          throw new HttpError(422, p.currentPasswordRequired, {
+            current_password: [p.currentPasswordRequired],
+          });
+        if (!(await verifyPassword(current, actor.passwordHash)))
+          throw new HttpError(422, p.currentPasswordWrong, { current_password: [p.currentPasswordWrong] });
+      }
       await updateUser(db, target.id, { passwordHash: await hashPassword(input.password) });
-      await revokeOtherAccessTokens(db, target.id, bearerOf(request));
+      await afterPasswordChange(db, target.id, token);
       return answer(p.passwordChanged, target.id);
     }
 

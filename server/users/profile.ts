@@ -75,7 +75,7 @@ export async function deleteLink(db: Db, userId: number, linkId: number): Promis
   return removed.length > 0;
 }
 
-export async function ownProfile(deps: AppDeps, user: UserRow): Promise<OwnProfile> {
+export async function ownProfile(deps: AppDeps, user: UserRow, resetSession = false): Promise<OwnProfile> {
   const { db } = deps.database;
   const [links, studio, rejection] = await Promise.all([
     db
@@ -113,5 +113,6 @@ export async function ownProfile(deps: AppDeps, user: UserRow): Promise<OwnProfi
     studio: studio ? { ...studio, role: user.studioRole } : null,
     links: links.map(presentLink),
     verificationNote: rejection?.reason ?? null,
+    passwordResetSession: resetSession,
   };
 }

@@ -45,6 +45,7 @@ export const messages = {
     recoveryFailed: 'Something went wrong, try again later.',
     loggedOut: 'Logged out.',
     tooManyAttempts: 'Too many attempts. Please try again later.',
+    busy: 'Too many sign-ins right now. Please try again in a moment.',
   },
   contact: {
     tooMany: 'You sent too many messages. Please try again later.',
@@ -52,6 +53,8 @@ export const messages = {
     messageRequired: 'Please write a message.',
   },
   profile: {
+    currentPasswordRequired: 'Enter your current password.',
+    currentPasswordWrong: 'Your current password is not right.',
     invalidLink: 'Invalid link URL',
     linkNotFound: 'Link not found.',
     descriptionTooLong: 'Description cannot exceed 200 characters.',
@@ -86,6 +89,7 @@ export const messages = {
     noVideos: 'No uploaded videos yet.',
     notFollowing: 'You are not following any model yet',
     linkCopied: 'Link copied',
+    imageDimensions: 'Image dimensions cannot be bigger than 8000 pixels a side or 40 megapixels.',
   },
   verification: {
     legalName: 'Full Name is required.',
@@ -155,5 +159,7 @@ export const messages = {
     beyondLength: 'More bytes were sent than the upload declared (Upload-Length).',
     // The upload queue on the device.
     copyLost: 'The copy of this video on the device is gone. Choose the file again to carry on.',
+    lengthRequired:
+      'Upload-Length is required: uploads of unknown length (Upload-Defer-Length) are not supported.',
   },
 } as const;

@@ -113,10 +113,14 @@ export const profilePreferenceSchema = v.object({
   preference: genderPreferenceSchema,
 });
 
-/** POST /v1/profile `{password, password_confirmation}` */
+/**
+ * POST /v1/profile `{current_password, password, password_confirmation}`. The current password is required
+ * by the server unless the session came from a password-reset link (OwnProfile.passwordResetSession).
+ */
 export const profilePasswordSchema = v.pipe(
   v.object({
     ...userIdField,
+    current_password: v.optional(v.pipe(v.string(), v.maxLength(128, p.currentPasswordWrong))),
     password: present(
       v.pipe(
         v.string(p.allFieldsRequired),
@@ -162,6 +166,8 @@ export const ownProfileSchema = v.object({
   preference: v.nullable(v.string()),
   isLive: v.picklist([0, 1]),
   isVerified: v.picklist(['none', 'pending', 'rejected', 'approved']),
+  /** Signed in by a fresh password-reset link: a new password needs no current one (for that hour). */
+  passwordResetSession: v.optional(v.boolean(), false),
   /** Why the last verification was rejected, in the operator's words; null unless it was. */
   verificationNote: v.optional(v.nullable(v.string()), null),
   studio: v.nullable(v.object({ id: v.number(), name: v.string(), role: v.nullable(v.string()) })),

@@ -15,6 +15,9 @@ beforeAll(async () => {
   ctx = await createTestContext({
     config: {
       loginFailureLimit: 4,
+      loginGlobalFailureLimit: 12,
+      // The tests here send many logins from one address: the per-address request limit is not their subject.
+      authRateLimit: 1000,
       checkUsernameRateLimit: 3,
       guestsPerAddress: 5,
       guestActionsPerAddress: 12,
@@ -32,34 +35,62 @@ const nextAddress = () => `198.51.100.${++address}`;
 const login = (email: string, password: string, remoteAddress = nextAddress()) =>
   ctx.app.inject({ method: 'POST', url: '/v1/login', payload: { email, password }, remoteAddress });
 
-describe('failed logins per account', () => {
-  it('pause one account after the limit, from whatever addresses, and leave the others alone', async () => {
+describe('failed logins', () => {
+  it('lock the guessing network out of that account, not the owner elsewhere', async () => {
     const user = await insertUser(ctx, { passwordHash: await hashPassword(PASSWORD) });
     const other = await insertUser(ctx, { passwordHash: await hashPassword(PASSWORD) });
-    for (let i = 0; i < 4; i++) expect((await login(user.email, 'wrong-guess')).statusCode).toBe(401);
-    // Even the right password waits: otherwise the pause would tell a guesser when they got it right.
-    const paused = await login(user.email, PASSWORD);
-    expect(paused.statusCode).toBe(429);
-    expect(paused.json().message).toBe(messages.auth.tooManyAttempts);
-    expect((await login(user.email.toUpperCase(), PASSWORD)).statusCode).toBe(429);
-    expect((await login(other.email, PASSWORD)).statusCode).toBe(200);
+    const guesser = nextAddress();
+    for (let i = 0; i < 4; i++)
+      expect((await login(user.email, 'wrong-guess', guesser)).statusCode).toBe(401);
+    // Even the right password waits there: otherwise the lock would tell the guesser when they got it right.
+    const locked = await login(user.email, PASSWORD, guesser);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().message).toBe(messages.auth.tooManyAttempts);
+    expect((await login(user.email.toUpperCase(), PASSWORD, guesser)).statusCode).toBe(429);
+    // The owner, from home, signs in (before: 429 from any address once anyone had guessed 4 times).
+    expect((await login(user.email, PASSWORD)).statusCode).toBe(200);
+    expect((await login(other.email, PASSWORD, guesser)).statusCode).toBe(200);
   });
 
   it('count unknown emails the same way, and a success clears the count', async () => {
+    const from = nextAddress();
     for (let i = 0; i < 4; i++)
-      expect((await login('nobody@example.test', 'x-guess-x')).statusCode).toBe(401);
-    expect((await login('nobody@example.test', 'x-guess-x')).statusCode).toBe(429);
+      expect((await login('nobody@example.test', 'x-guess-x', from)).statusCode).toBe(401);
+    expect((await login('nobody@example.test', 'x-guess-x', from)).statusCode).toBe(429);
 
     const user = await insertUser(ctx, { passwordHash: await hashPassword(PASSWORD) });
-    for (let i = 0; i < 3; i++) await login(user.email, 'wrong-guess');
-    expect((await login(user.email, PASSWORD)).statusCode).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await login(user.email, 'wrong-guess')).statusCode).toBe(401);
-    expect((await login(user.email, PASSWORD)).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) await login(user.email, 'wrong-guess', from);
+    expect((await login(user.email, PASSWORD, from)).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await login(user.email, 'wrong-guess', from)).statusCode).toBe(401);
+    expect((await login(user.email, PASSWORD, from)).statusCode).toBe(200);
+  });
+
+  it('from a botnet: past the global limit only a device the account knows may try', async () => {
+    const user = await insertUser(ctx, { passwordHash: await hashPassword(PASSWORD) });
+    const withDevice = (password: string, device: string, remoteAddress = nextAddress()) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/v1/login',
+        payload: { email: user.email, password, guest_id: device },
+        remoteAddress,
+      });
+    // The owner's phone signed in before.
+    expect((await withDevice(PASSWORD, 'owners-phone-0001')).statusCode).toBe(200);
+    // 12 guesses, each from another address: the global limit of this file is 12.
+    for (let i = 0; i < 12; i++)
+      expect((await withDevice('wrong-guess', `bot-device-${i}`)).statusCode).toBe(401);
+    // A fresh address and device, even with the right password, is refused now...
+    expect((await withDevice(PASSWORD, 'bot-device-99')).statusCode).toBe(429);
+    expect((await login(user.email, PASSWORD)).statusCode).toBe(429);
+    // ...and the owner's phone, from wherever, is let in.
+    expect((await withDevice(PASSWORD, 'owners-phone-0001')).statusCode).toBe(200);
   });
 
   it('are stated in the API reference', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/docs/openapi.json' })).json();
-    expect(doc.paths['/v1/login'].post.description).toContain('4 failed logins of one email');
+    expect(doc.paths['/v1/login'].post.description).toContain(
+      '4 failed logins of one email from one network',
+    );
   });
 });
 

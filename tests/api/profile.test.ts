@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../server/auth/password';
+import { hashPassword, verifyPassword } from '../../server/auth/password';
 import { issueAccessToken } from '../../server/auth/tokens';
 import * as t from '../../server/db/schema';
 import { messages, ownProfileResponseSchema, profileUpdateResponseSchema } from '../../src/contract';
@@ -200,7 +200,19 @@ describe('POST /v1/profile details, gender, password, colour', () => {
       'password',
       p.newPasswordTooShort,
     );
-    const ok = await update('owner', { password: 'brand new pw', password_confirmation: 'brand new pw' });
+    // The current password first: a stolen token alone takes nothing over.
+    await ctx.database.db
+      .update(t.users)
+      .set({ passwordHash: await hashPassword('old password 1') })
+      .where(eq(t.users.id, ownerId));
+    const fresh = { password: 'brand new pw', password_confirmation: 'brand new pw' };
+    expect422(await update('owner', fresh), 'current_password', p.currentPasswordRequired);
+    expect422(
+      await update('owner', { ...fresh, current_password: 'not it at all' }),
+      'current_password',
+      p.currentPasswordWrong,
+    );
+    const ok = await update('owner', { ...fresh, current_password: 'old password 1' });
     expect(ok.json().message).toBe(p.passwordChanged);
     const [row] = await ctx.database.db.select().from(t.users).where(eq(t.users.id, ownerId));
     expect(await verifyPassword('brand new pw', row?.passwordHash ?? '')).toBe(true);
@@ -219,7 +231,7 @@ describe('POST /v1/profile details, gender, password, colour', () => {
 
   it("ends the user's other sessions on a password change, keeping the one that made it", async () => {
     const db = ctx.database.db;
-    const model = await insertUser(ctx);
+    const model = await insertUser(ctx, { passwordHash: await hashPassword('first pw 123') });
     const [current, phone, laptop] = await Promise.all(
       [1, 2, 3].map(() => issueAccessToken(db, model.id, true)),
     );
@@ -235,7 +247,11 @@ describe('POST /v1/profile details, gender, password, colour', () => {
       method: 'POST',
       url: '/v1/profile',
       headers: { authorization: `Bearer ${current}` },
-      payload: { password: 'another pw 1', password_confirmation: 'another pw 1' },
+      payload: {
+        current_password: 'first pw 123',
+        password: 'another pw 1',
+        password_confirmation: 'another pw 1',
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(await profileWith(current)).toBe(200);

@@ -2,6 +2,7 @@
 // a person would trigger it, and found word for word on screen. One row per message; rows that change the
 // demo account put it back through the API with the page's own token.
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from 'playwright/test';
+import { messages } from '../../src/contract';
 import { DEMO_PASSWORD, demo, type Member, memberOn, ownProfile, setProfile, toastsSeen } from './members';
 
 // axe-core scans and the feed behind the preferences sheet are heavy for a shared 2-core machine.
@@ -72,15 +73,30 @@ const passwordRows = on(demo.pendingModel, '/account/settings/password', [
     expected: { text: 'Something went wrong, try again later.', where: 'form' },
   },
   {
+    name: 'the current password wrong',
+    act: async (page) => {
+      await page.getByLabel('Current password').fill('not-the-password');
+      await page.getByLabel('New password', { exact: true }).fill('long-enough-1');
+      await page.getByLabel('Repeat new password').fill('long-enough-1');
+      await save(page, 'Change password');
+    },
+    expected: { text: messages.profile.currentPasswordWrong, field: 'Current password' },
+  },
+  {
     name: 'changed',
     act: async (page) => {
+      await page.getByLabel('Current password').fill(DEMO_PASSWORD);
       await page.getByLabel('New password', { exact: true }).fill('long-enough-1');
       await page.getByLabel('Repeat new password').fill('long-enough-1');
       await save(page, 'Change password');
     },
     expected: { text: 'Password changed successfully', where: 'toast' },
     restore: (request, member) =>
-      setProfile(request, member, { password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD }),
+      setProfile(request, member, {
+        current_password: 'long-enough-1',
+        password: DEMO_PASSWORD,
+        password_confirmation: DEMO_PASSWORD,
+      }),
   },
 ]);
 

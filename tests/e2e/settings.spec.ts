@@ -161,16 +161,20 @@ test.describe('settings pages', () => {
     const next = `new-${Date.now()}-pw`;
     try {
       await page.goto('/account/settings/password');
-      const field = page.getByLabel('New password', { exact: true });
+      const field = page.getByLabel('Current password');
       await expect(field).toBeVisible();
       await expectNoSeriousA11yViolations(page);
-      // Tab from the top of the page to the first field, type, Tab past show/hide, type, Enter.
+      // Tab from the top of the page to the first field, type, Tab past show/hide, type, and so on, Enter.
       for (let i = 0; i < 12 && !(await field.evaluate((el) => el === document.activeElement)); i++)
         await page.keyboard.press('Tab');
       await expect(field).toBeFocused();
-      await page.keyboard.type(next);
+      await page.keyboard.type(DEMO_PASSWORD);
       await page.keyboard.press('Tab');
       await expect(page.getByRole('button', { name: 'Show password' }).first()).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(page.getByLabel('New password', { exact: true })).toBeFocused();
+      await page.keyboard.type(next);
+      await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
       await expect(page.getByLabel('Repeat new password')).toBeFocused();
       await page.keyboard.type(next);
@@ -192,7 +196,11 @@ test.describe('settings pages', () => {
       const fresh = await request.post('/v1/login', { data: { email: demo.pendingModel, password: next } });
       expect(fresh.status()).toBe(200);
     } finally {
-      await setProfile(request, member, { password: DEMO_PASSWORD, password_confirmation: DEMO_PASSWORD });
+      await setProfile(request, member, {
+        current_password: next,
+        password: DEMO_PASSWORD,
+        password_confirmation: DEMO_PASSWORD,
+      });
     }
   });
 

@@ -32,6 +32,7 @@ const profile = (patch: Partial<OwnProfile>): OwnProfile => ({
   isLive: 0,
   isVerified: 'approved',
   verificationNote: null,
+  passwordResetSession: false,
   studio: null,
   links: [],
   ...patch,

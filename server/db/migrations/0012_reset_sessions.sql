@@ -1,0 +1,1 @@
+ALTER TABLE "access_tokens" ADD COLUMN "reset_until" timestamp with time zone;
