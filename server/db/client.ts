@@ -55,7 +55,11 @@ export async function openDatabase(opts: {
   if (url && url !== 'memory://') throw new Error('DATABASE_URL must be postgres://… or memory://');
   if (url) return openPglite(undefined, async () => {});
   const dir = pgliteDir(opts.dataDir);
-  await fs.mkdir(dir, { recursive: true });
+  await fs.mkdir(opts.dataDir, { recursive: true });
+  // The whole database, password hashes and tokens included: this user only (also a folder an older version
+  // made 0755), whatever the umask. PGlite writes its files 0666, so this folder is what keeps them closed.
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.chmod(dir, 0o700);
   const release = await lockDataDir(pgliteLockFile(opts.dataDir), opts.lock?.role ?? 'process', {
     waitMs: opts.lock?.waitMs ?? 0,
   });

@@ -53,9 +53,13 @@ export function createDeliver(
       text: msg.text,
       replyTo: msg.replyTo,
     });
-    await fs.mkdir(outbox, { recursive: true });
+    // The mails carry sign-in and password-reset links: readable by this user only (also an outbox an
+    // older version left open), whatever the umask; DATA_DIR itself keeps its mode.
+    await fs.mkdir(config.dataDir, { recursive: true });
+    await fs.mkdir(outbox, { recursive: true, mode: 0o700 });
+    await fs.chmod(outbox, 0o700);
     const file = path.join(outbox, `${Date.now()}-${randomBytes(4).toString('hex')}.eml`);
-    await fs.writeFile(file, info.message as Buffer);
+    await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
     log(`[mail] to ${msg.to}: ${msg.subject}${msg.link ? ` ${msg.link}` : ''} (${file})`);
   };
 }

@@ -92,7 +92,6 @@ const urlMaker =
   };
 
 async function moveFile(from: string, to: string) {
-  await fs.mkdir(path.dirname(to), { recursive: true });
   try {
     await fs.rename(from, to);
   } catch (err) {
@@ -100,6 +99,23 @@ async function moveFile(from: string, to: string) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
     await fs.copyFile(from, to);
     await fs.rm(from, { force: true });
+  }
+}
+
+/**
+ * DATA_DIR/private holds identity documents, originals and uploads in progress: folders 0700 and files 0600,
+ * whatever the process umask. Modes are given where things are made, not by a umask, which is per process
+ * and would also close the public media that nginx may serve from DATA_DIR/media.
+ */
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
+/** chmod, but a folder someone else owns (a mount point the operator set up) stays as they made it. */
+async function restrict(target: string, mode: number) {
+  try {
+    await fs.chmod(target, mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
   }
 }
 
@@ -142,9 +158,34 @@ export class LocalStorage implements MediaStorage {
     return dir;
   }
 
+  private privateRootReady: Promise<void> | undefined;
+
+  /**
+   * The private root, closed once per process: also a root an older version made world-readable, which
+   * shuts everything below it too. Its parent (DATA_DIR) keeps the default mode: nginx may need to pass
+   * through it to DATA_DIR/media.
+   */
+  private openPrivateRoot(): Promise<void> {
+    this.privateRootReady ??= (async () => {
+      await fs.mkdir(path.dirname(this.privateRoot), { recursive: true });
+      await fs.mkdir(this.privateRoot, { recursive: true, mode: PRIVATE_DIR });
+      await restrict(this.privateRoot, PRIVATE_DIR);
+    })().catch((err: unknown) => {
+      this.privateRootReady = undefined;
+      throw err;
+    });
+    return this.privateRootReady;
+  }
+
+  /** A folder under the private root; every folder mkdir makes on the way gets the mode too. */
+  private async makePrivateDir(dir: string) {
+    await this.openPrivateRoot();
+    await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR });
+  }
+
   async ensurePrivate(relativeDir: string): Promise<string> {
     const dir = this.privateAbs(relativeDir);
-    await fs.mkdir(dir, { recursive: true });
+    await this.makePrivateDir(dir);
     return dir;
   }
 
@@ -198,7 +239,11 @@ export class LocalStorage implements MediaStorage {
   }
 
   async putPrivate(relative: string, localFile: string): Promise<void> {
-    await moveFile(localFile, this.privateAbs(relative));
+    const target = this.privateAbs(relative);
+    await this.makePrivateDir(path.dirname(target));
+    await moveFile(localFile, target);
+    // A rename (and a copy) keeps the source's mode: ffmpeg's output or an upload written 0644.
+    await fs.chmod(target, PRIVATE_FILE);
   }
 
   async openPrivate(relative: string): Promise<LocalCopy> {

@@ -35,6 +35,7 @@ import { parse } from '../http/validate';
 import { callerKey, identifiedViewer, requireUser, viewerOf } from '../http/viewer';
 import { VIEW_WINDOW_HOURS, writeInteraction } from '../videos/interaction-writes';
 import { visibleVideoId } from '../videos/listing';
+import { publicVideo } from '../videos/visibility';
 
 export { VIEW_WINDOW_HOURS };
 
@@ -222,7 +223,8 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     description:
       'Guests must give an email so a moderator can answer; users may. `reason` is one of ' +
       `${reportReasons.map((r) => `\`${r}\``).join(', ')} (spelled as the spec spells them); \`message\` is ` +
-      'required. The video must exist, even if the reporter can no longer see it.',
+      'required. Only a public video can be reported (one its creator geo-blocks for the reporter too): ' +
+      'one not public (held for review, scheduled, in error, being deleted) answers 404 like a missing one.',
     responses: {
       201: {
         description: `\`{message: '${reportMessages.sent}', data: {id}}\``,
@@ -239,11 +241,13 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     async (request, reply) => {
       const viewer = await viewerOf(request, deps);
       const input = parse(reportVideoSchema({ guest: !viewer.user }), request.body);
-      // Reports may concern a video the reporter can no longer see in lists, but never a missing one.
+      // Only a public video can be reported (geo-blocking aside: the reporter may have seen it elsewhere).
+      // One that is held, scheduled, in error or being deleted answers as a missing one, or the answer would
+      // tell that it exists.
       const [video] = await db
         .select({ id: t.videos.id })
         .from(t.videos)
-        .where(eq(t.videos.id, input.video_id));
+        .where(and(eq(t.videos.id, input.video_id), publicVideo()));
       if (!video) throw notFound(messages.video.notFound);
       return idempotent(deps, request, reply, 'report-video', async (tx) => {
         const [row] = await tx

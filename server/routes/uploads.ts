@@ -51,8 +51,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     '30 minutes. A refused file still becomes a video in status `error` (the creator sees it with its ' +
     "reason) and the answer is 422 `{message: 'Video upload failed: <reason>', errors: {video: [<reason>]}}`.";
   const tusRule =
-    'tus 1.0.0 (creation, creation-with-upload, creation-defer-length, termination, expiration): send ' +
-    '`Tus-Resumable: 1.0.0`. ';
+    'tus 1.0.0 (creation, creation-with-upload, termination, expiration): send ' + '`Tus-Resumable: 1.0.0`. ';
   const tusResumable = { 'Tus-Resumable': '`1.0.0`' };
   const refusedDoc = { description: 'The file was refused; `errors.video[0]` is the reason.', ...ERR };
   const tooLargeDoc = {
@@ -133,14 +132,22 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
       },
       description:
         `${tusRule}Answers 201 with \`Location: /v1/uploads/{id}\`. Unfinished uploads expire after ` +
-        `${UPLOAD_EXPIRY_MS / 3600_000} hours. ${uploaderRule}`,
+        `${UPLOAD_EXPIRY_MS / 3600_000} hours. A creation may carry the first bytes ` +
+        '(`Content-Type: application/offset+octet-stream`): they are taken as a PATCH from offset 0 would be, ' +
+        'and the 201 adds `Upload-Offset` (and `Video-Id` / `Video-Screenshot` when they were all of it) or ' +
+        `answers that PATCH's refusal. The length must be known: \`Upload-Defer-Length\` is a 400 ` +
+        `\`${m.lengthRequired}\`. ${uploaderRule}`,
       responses: {
         201: { description: 'Created; `Location` names the upload.' },
-        400: { description: 'Missing or malformed `Upload-Length` or `Upload-Metadata`.', ...ERR },
+        400: {
+          description: 'Missing or malformed `Upload-Length` or `Upload-Metadata`, or `Upload-Defer-Length`.',
+          ...ERR,
+        },
         401: unauthenticated,
         403: notUploaderDoc,
         412: { description: 'Missing `Tus-Resumable`.', ...ERR },
         413: tooLargeDoc,
+        422: { description: 'The bytes sent with the creation completed a file that was refused.', ...ERR },
       },
     };
     scope.post('/v1/uploads', { config: { doc: createDoc } }, async (request, reply) =>

@@ -19,7 +19,7 @@ import { HttpError } from '../http/errors';
 import { installImageMultipart, readImageForm } from '../http/multipart';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
-import { reencodeImage, sniffImage } from '../media/images';
+import { IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, ImageSizeError, reencodeImage, sniffImage } from '../media/images';
 import { submitVerification } from '../users/verification';
 import { requireKnownCountry } from './geo';
 
@@ -44,7 +44,9 @@ export default async function verificationRoutes(app: FastifyInstance, deps: App
       },
       description:
         `Models and channels, at least ${MIN_AGE} years old by \`date_of_birth\`. The images are re-encoded ` +
-        'without metadata and kept where no URL reaches them. The verification is then `pending` until the ' +
+        'without metadata and kept where no URL reaches them; an image over ' +
+        `${IMAGE_MAX_SIDE} px a side or ${IMAGE_MAX_PIXELS / 1e6} megapixels is refused (422) before it is decoded. ` +
+        'The verification is then `pending` until the ' +
         'operator approves or rejects it; after a rejection the creator may send again. Uploading videos ' +
         'needs an approved verification.',
       responses: {
@@ -93,10 +95,12 @@ export default async function verificationRoutes(app: FastifyInstance, deps: App
               DOCUMENT_BOX,
               (file) => deps.storage.putPrivate(path.posix.join(relativeDir, name), file),
             );
-          } catch {
-            throw new HttpError(422, messages.profile.imageFailed, {
-              [field]: [messages.profile.imageFailed],
-            });
+          } catch (err) {
+            const message =
+              err instanceof ImageSizeError && err.reason === 'too-large'
+                ? messages.profile.imageDimensions
+                : messages.profile.imageFailed;
+            throw new HttpError(422, message, { [field]: [message] });
           }
           stored[field] = path.posix.join(relativeDir, name);
         }

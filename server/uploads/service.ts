@@ -144,7 +144,8 @@ export async function receiveVideoForm(request: FastifyRequest, deps: AppDeps): 
       }
       // The parser destroys the stream of a form that ended mid-file before we get to read it.
       if (part.file.destroyed) throw new HttpError(400, messages.server.badRequest);
-      await pipeline(part.file, createWriteStream(file));
+      // An upload is private until it is published (DATA_DIR/private): this user's only.
+      await pipeline(part.file, createWriteStream(file, { mode: 0o600 }));
       if (part.file.truncated) throw tooLarge(deps.config.uploadMaxBytes);
       received = true;
     }

@@ -42,9 +42,23 @@ interface UploadBytes {
   forget(id: string): Promise<void>;
 }
 
+/**
+ * @tus/file-store makes its files with the process umask (0644 as a rule). An upload in progress is as
+ * private as the original it becomes: its bytes and its note (the .json, with the file's name) are this
+ * user's only, from before the first byte.
+ */
+class PrivateFileStore extends FileStore {
+  override async create(upload: Upload): Promise<Upload> {
+    const created = await super.create(upload);
+    for (const name of [upload.id, `${upload.id}.json`])
+      await fs.chmod(path.join(this.directory, name), 0o600);
+    return created;
+  }
+}
+
 async function localBytes(storage: MediaStorage): Promise<UploadBytes> {
   const directory = await storage.workDir('tus');
-  const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const datastore = new PrivateFileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   return {
     datastore,
     async take(id) {
@@ -71,7 +85,7 @@ function bucketBytes(storage: S3Storage, s3: NonNullable<import('../config').Con
     async take(id) {
       const file = path.join(await storage.workDir('incoming'), id);
       const object = await storage.client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: id }));
-      await pipeline(object.Body as Readable, createWriteStream(file));
+      await pipeline(object.Body as Readable, createWriteStream(file, { mode: 0o600 }));
       await storage.client.send(
         new DeleteObjectsCommand({
           Bucket: s3.bucket,
@@ -109,6 +123,10 @@ export async function createTus(
     opts.storage instanceof S3Storage && opts.s3
       ? bucketBytes(opts.storage, opts.s3)
       : await localBytes(opts.storage);
+  // An upload of unknown length would become a session of size 0, "complete" at its first PATCH: a video in
+  // error. Not offered (OPTIONS no longer lists it), so tus refuses Upload-Defer-Length before it creates
+  // anything, and errorOf words the refusal.
+  bytes.datastore.extensions = bytes.datastore.extensions.filter((e) => e !== 'creation-defer-length');
   /** Who is behind each request tus handles: set by the route after its checks, read by the hooks. */
   const uploaderOf = new WeakMap<Request, UserRow>();
   const tus = new TusServer({
@@ -157,6 +175,8 @@ export async function createTus(
       const reason = m.tooLarge(formatBytes(opts.maxSize));
       return { message: m.failed(reason), errors: { video: [reason] } };
     }
+    if (text === ERRORS.UNSUPPORTED_CREATION_DEFER_LENGTH_EXTENSION.body.trim())
+      return { message: m.lengthRequired };
     if (status === 404 || status === 410) return { message: m.uploadNotFound };
     if (text === ERRORS.ERR_LOCK_TIMEOUT.body) return { message: m.uploadBusy };
     if (status >= 500 && status !== 501) {
@@ -166,44 +186,106 @@ export async function createTus(
     return { message: text || messages.server.badRequest };
   }
 
+  /** Hands a Web request to tus, on behalf of `user` (for the creation hook). */
+  function run(webRequest: Request, user: UserRow | undefined): Promise<Response> {
+    if (user) uploaderOf.set(webRequest, user);
+    return tus.handleWeb(webRequest);
+  }
+
+  /** tus's answer as Fastify's: its headers, our status codes and JSON error bodies; `status` for a success. */
+  async function answer(reply: FastifyReply, response: Response, method: string, status = response.status) {
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-type' && name !== 'content-length') reply.header(name, value);
+    });
+    if (response.status < 400) {
+      const body = response.status === 204 ? '' : await response.text();
+      return reply.status(status).send(body || undefined);
+    }
+    const text = (await response.text()).trim();
+    return reply.status(statusOf(response.status, text)).send(errorOf(response.status, text, method));
+  }
+
+  /**
+   * creation-with-upload (a POST that carries the first bytes) as what it stands for: a creation, then a
+   * PATCH from offset 0. tus's own handling of it reads the upload back after the finish hook has made it a
+   * video, answers that 404, and the client's retry makes a second video. Answers 201 with `Location` and
+   * `Upload-Offset` (and the video's headers once complete), or the PATCH's refusal.
+   */
+  async function createWithUpload(request: FastifyRequest, reply: FastifyReply, user: UserRow | undefined) {
+    // Each half is exactly the request it stands for: no method override turns it into another.
+    const override = 'x-http-method-override';
+    const bodyHeaders = ['content-type', 'content-length', 'transfer-encoding', override];
+    const created = await run(
+      new Request(`http://uploads.invalid${pathOf(request)}`, {
+        method: 'POST',
+        headers: headersOf(request, bodyHeaders),
+      }),
+      user,
+    );
+    const location = created.headers.get('location');
+    if (created.status !== 201 || !location) return answer(reply, created, 'POST');
+    const creationHeaders = [
+      'upload-length',
+      'upload-defer-length',
+      'upload-metadata',
+      'upload-concat',
+      override,
+    ];
+    const headers = headersOf(request, creationHeaders);
+    headers.set('upload-offset', '0');
+    const sent = await run(
+      new Request(`http://uploads.invalid${location}`, {
+        method: 'PATCH',
+        headers,
+        body: Readable.toWeb(request.raw) as unknown as BodyInit,
+        duplex: 'half',
+      } as RequestInit),
+      user,
+    );
+    // The upload exists whatever became of the bytes: the client resumes it, or reads its outcome, there.
+    reply.header('Location', location);
+    return answer(reply, sent, 'PATCH', 201);
+  }
+
   return {
     cleanUpExpired: () => tus.cleanUpExpiredUploads(),
     takenFile: (id) => bytes.takenFile(id),
     forget: (id) => bytes.forget(id),
     // tus speaks Web Request/Response; Fastify keeps the say over status, headers and error bodies.
     async handle(request, reply, user) {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) {
-        for (const item of [value].flat()) {
-          if (item === undefined) continue;
-          try {
-            headers.append(name, String(item));
-          } catch {
-            // A header value fetch refuses is no tus header; tus never sees it.
-          }
-        }
-      }
+      if (request.method === 'POST' && request.headers['content-type'] === UPLOAD_BYTES_TYPE)
+        return createWithUpload(request, reply, user);
       const hasBody = request.method === 'POST' || request.method === 'PATCH';
-      const webRequest = new Request(`http://uploads.invalid${request.url.split('?')[0]}`, {
+      const webRequest = new Request(`http://uploads.invalid${pathOf(request)}`, {
         method: request.method,
-        headers,
+        headers: headersOf(request),
         ...(hasBody ? { body: Readable.toWeb(request.raw) as unknown as BodyInit, duplex: 'half' } : {}),
       } as RequestInit);
-      if (user) uploaderOf.set(webRequest, user);
-      const response = await tus.handleWeb(webRequest);
-      response.headers.forEach((value, name) => {
-        if (name !== 'content-type' && name !== 'content-length') reply.header(name, value);
-      });
-      if (response.status < 400) {
-        const body = response.status === 204 ? '' : await response.text();
-        return reply.status(response.status).send(body || undefined);
-      }
-      const text = (await response.text()).trim();
-      return reply
-        .status(statusOf(response.status, text))
-        .send(errorOf(response.status, text, request.method));
+      return answer(reply, await run(webRequest, user), request.method);
     },
   };
+}
+
+/** The content type of tus bytes, which makes a POST a creation-with-upload. */
+const UPLOAD_BYTES_TYPE = 'application/offset+octet-stream';
+
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0] as string;
+
+/** The request's headers for fetch, without those named in `drop` (lower case). */
+function headersOf(request: FastifyRequest, drop: readonly string[] = []): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (drop.includes(name)) continue;
+    for (const item of [value].flat()) {
+      if (item === undefined) continue;
+      try {
+        headers.append(name, String(item));
+      } catch {
+        // A header value fetch refuses is no tus header; tus never sees it.
+      }
+    }
+  }
+  return headers;
 }
 
 /** Removes the files of multipart uploads that a crashed request left behind. */
