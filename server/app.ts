@@ -3,6 +3,7 @@ import type { AppDeps } from './deps';
 import { installCompression } from './http/compress';
 import { installErrorHandler } from './http/errors';
 import { installInputGuard } from './http/input';
+import { installMetrics } from './http/metrics';
 import { installRateLimit } from './http/rate-limit';
 import { inlineStyleHashes, installSecurityHeaders } from './http/security';
 import { installStatic } from './http/static';
@@ -54,6 +55,14 @@ export async function buildApp(
   installErrorHandler(app);
   installCompression(app);
   await installRateLimit(app, deps.config);
+  app.decorate('draining', false);
+  // While draining, every answer closes its connection: a proxy keeps none of ours idle, so when the
+  // listener closes, its next request to this node is a refused connect, which it passes to another node
+  // (even a POST: nothing was sent), never a request cut on a connection closing under it.
+  app.addHook('onSend', async (_request, reply) => {
+    if (app.draining) reply.header('Connection', 'close');
+  });
+  await installMetrics(app, deps);
   installInputGuard(app);
   // First: it builds the reference from the `config.doc` of every route registered after it.
   await docsRoutes(app, deps);

@@ -103,6 +103,12 @@ export interface Config {
   /** Password hashes at once, and how many may wait; past that, a login answers 503 at once. */
   loginHashConcurrency: number;
   loginQueueDepth: number;
+  /** Bearer token that opens GET /metrics on the main port; unset, it is not served there. */
+  metricsToken: string | undefined;
+  /** A port on 127.0.0.1 that serves /metrics without a token; unset, none. */
+  metricsPort: number | undefined;
+  /** After SIGTERM, how long this node keeps serving with /readyz at 503 before it closes its listener. */
+  drainDelayMs: number;
 }
 
 export interface S3Config {
@@ -215,5 +221,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginGlobalFailureLimit: int(env.LOGIN_GLOBAL_FAILURE_LIMIT, 100, 'LOGIN_GLOBAL_FAILURE_LIMIT'),
     loginHashConcurrency: Math.max(1, int(env.LOGIN_HASH_CONCURRENCY, 2, 'LOGIN_HASH_CONCURRENCY')),
     loginQueueDepth: int(env.LOGIN_QUEUE_DEPTH, 32, 'LOGIN_QUEUE_DEPTH'),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: env.METRICS_PORT ? int(env.METRICS_PORT, 0, 'METRICS_PORT') : undefined,
+    drainDelayMs: int(env.DRAIN_DELAY_MS, 0, 'DRAIN_DELAY_MS'),
   };
 }

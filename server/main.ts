@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { buildApp } from './app';
 import { answerCommand } from './cli';
 import { type OperatorSocket, operatorSocketPath, startOperatorSocket } from './operator';
@@ -19,14 +20,31 @@ if (runtime.database.kind === 'pglite' && !config.databaseUrl) {
   );
 }
 
+/**
+ * A rolling restart must fail no request. Readiness says no, every answer closes its connection, and the
+ * listener stops taking connections at once: a proxy's next connect is refused, which it passes to another
+ * node (even a POST: nothing was sent). The connections already open are not cut (Node's server.close()
+ * would also close the idle ones, racing a proxy that is writing a request into one): each finishes what it
+ * carries, a request in flight or a tus PATCH included, and goes. After DRAIN_DELAY_MS (keep it longer than
+ * the proxy's upstream keep-alive, so that it has dropped its idle ones) what is left is closed.
+ */
+async function drain() {
+  app.draining = true;
+  if (config.drainDelayMs <= 0) return;
+  const drained = new Promise<void>((resolve) =>
+    net.Server.prototype.close.call(app.server, () => resolve()),
+  );
+  await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, config.drainDelayMs))]);
+}
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  app.log.info(`${signal}: shutting down`);
-  // Stop taking requests first, let in-flight ones finish, then stop jobs and close the database.
-  const force = setTimeout(() => process.exit(1), 15_000).unref();
+  app.log.info(`${signal}: draining`);
+  const force = setTimeout(() => process.exit(1), config.drainDelayMs + 30_000).unref();
   try {
+    await drain();
     await operator?.close();
     await app.close();
     await runtime.close();

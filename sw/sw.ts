@@ -22,7 +22,7 @@ cleanupOutdatedCaches();
 // server paths, never app routes, and must reach the network.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('index.html'), {
-    denylist: [/^\/v1\//, /^\/media\//, /^\/healthz(?:$|[/?])/],
+    denylist: [/^\/v1\//, /^\/media\//, /^\/(?:healthz|readyz|metrics)(?:$|[/?])/],
   }),
 );
 

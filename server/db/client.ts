@@ -28,6 +28,8 @@ export interface Database extends SqlExecutor {
   connectionString: string | undefined;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL's connection pool as /metrics shows it; absent for PGlite (one connection in process). */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -129,5 +131,6 @@ async function openPostgres(url: string): Promise<Database> {
     async close() {
       await pool.end();
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

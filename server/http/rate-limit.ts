@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Windowed counters shared by every node when Redis is configured. */
     counters: Counters;
+    /** The Redis connection of the counters, when configured (readiness pings it). */
+    redis: Redis | undefined;
   }
 }
 
@@ -52,6 +54,7 @@ export async function installRateLimit(app: FastifyInstance, config: Config) {
     ? new FailoverCounters(new RedisCounters(redis), new MemoryCounters(), app.log)
     : new MemoryCounters();
   app.decorate('counters', counters);
+  app.decorate('redis', redis);
   await app.register(rateLimit, {
     global: false,
     keyGenerator: (request) => limitKey(request.ip, config.ipv6LimitPrefix),

@@ -39,7 +39,7 @@ function namesFile(pathname: string): boolean {
  * Paths that never fall back to index.html. `/assets/` holds the build's hashed files: a chunk missing after
  * a deploy must fail loudly (404) so the client reloads, not parse the shell as JavaScript.
  */
-const NO_FALLBACK_PREFIXES = ['/v1/', '/v1', '/media/', '/healthz', '/assets/'];
+const NO_FALLBACK_PREFIXES = ['/v1/', '/v1', '/media/', '/healthz', '/readyz', '/metrics', '/assets/'];
 const withoutFallback = (url: string) =>
   NO_FALLBACK_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
 

@@ -34,6 +34,7 @@ import type { Database, Db, SqlExecutor } from '../db/client';
 import { uploadSessions, videos } from '../db/schema';
 import type { JobHandler, Jobs, QueueSpec } from '../jobs/boss';
 import { crashPoint } from '../util/crash-point';
+import { metrics } from '../util/metrics';
 import { contentChanged } from '../videos/freshness';
 import {
   AUDIO_KBPS,
@@ -561,6 +562,7 @@ async function buildLadder(
         segmentPattern: path.join(tmp, renditionName(rendition), 'seg_%03d.ts'),
       }));
       for (const o of outputs) await fs.mkdir(path.dirname(o.playlist));
+      const started = performance.now();
       await ffmpeg(
         ladderArgs({
           input: source,
@@ -571,6 +573,10 @@ async function buildLadder(
           scaler,
         }),
         { timeoutMs: 120_000 + duration * (background ? 12_000 : 6_000), background },
+      );
+      metrics().transcodeSeconds.observe(
+        { stage: background ? 'ladder' : 'lowest' },
+        (performance.now() - started) / 1000,
       );
     };
     /**

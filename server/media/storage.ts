@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -60,6 +61,8 @@ export interface LocalCopy {
 
 export interface MediaStorage {
   readonly kind: 'local' | 's3';
+  /** Throws unless the storage takes writes now (readiness, /readyz). */
+  check(): Promise<void>;
   /** Public URL of a stored media file; null stays null so optional media maps cleanly. */
   url(relative: string | null | undefined): string | null;
   /** A folder on this machine for work in progress (ffmpeg output, incoming uploads); never served. */
@@ -146,6 +149,11 @@ export class LocalStorage implements MediaStorage {
 
   abs(relative: string): string {
     return inside(this.root, relative);
+  }
+
+  async check(): Promise<void> {
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.access(this.root, fs.constants.W_OK);
   }
 
   privateAbs(relative: string): string {
@@ -315,6 +323,10 @@ export class S3Storage implements MediaStorage {
     this.bucket = config.s3.bucket;
     this.url = urlMaker(config.mediaPublicUrl);
     this.local = new LocalStorage(config.dataDir);
+  }
+
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 
   private mediaKey(relative: string) {

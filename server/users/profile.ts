@@ -26,6 +26,8 @@ export const RESERVED_USERNAMES = new Set([
   'v1',
   'media',
   'healthz',
+  'readyz',
+  'metrics',
   'admin',
 ]);
 

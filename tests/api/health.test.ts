@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('health and error shapes', () => {
-  it('answers /healthz after touching the database', async () => {
+  it('answers /healthz (liveness: the process answers; /readyz checks its dependencies)', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });

@@ -64,6 +64,9 @@ beforeAll(async () => {
     // The load below comes from one address (this test): the per-address guest limits would stop it.
     GUESTS_PER_ADDRESS: '1000000',
     GUEST_ACTIONS_PER_ADDRESS: '1000000',
+    // A restarted node keeps serving this long after SIGTERM, closing each connection it answers: longer than
+    // nginx's upstream keepalive_timeout (5 s), so that nginx holds no idle connection to it when it closes.
+    DRAIN_DELAY_MS: '6000',
   };
   // One after the other: each node runs the migrations (under an advisory lock) on start.
   apiA = await startNode('api-a', apiEnv());
@@ -313,5 +316,91 @@ describe('a scaled-out deployment', () => {
     expect(result.errors).toBe(0);
     expect(result.timeouts).toBe(0);
     expect(result.non2xx).toBe(0);
+  });
+
+  it('restarts the API nodes one at a time under load without a failed request or a lost upload', async () => {
+    const guests = Array.from({ length: 100 }, (_, i) => `roll-guest-${i}-${randomKey()}`);
+    const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)] as T;
+    const load = autocannon({
+      url: nginx.url,
+      connections: 40,
+      duration: 50,
+      timeout: 30,
+      requests: [
+        { method: 'GET', path: '/v1/videos?per_page=10' },
+        {
+          method: 'POST',
+          path: '/v1/video-view',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ video_id: pick(videoIds), guest_id: pick(guests) }),
+          }),
+        },
+        { method: 'GET', path: '/v1/discover' },
+      ],
+    });
+    const clientErrors: string[] = [];
+    // Without a callback autocannon's typings give only the promise; the instance is an emitter as well.
+    (load as unknown as NodeJS.EventEmitter).on('reqError', (err: NodeJS.ErrnoException) =>
+      clientErrors.push(`${err.code ?? ''} ${err.message}`),
+    );
+    // An upload sent in small PATCHes through nginx the whole time: none may fail, none may be resent.
+    const bytes = await fs.readFile(
+      await makeClip(work, 'rolling.mp4', { width: 360, height: 640, seconds: 12 }),
+    );
+    const created = await fetch(`${nginx.url}/v1/uploads`, {
+      method: 'POST',
+      headers: tus({ 'Upload-Length': String(bytes.length) }),
+    });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location') as string;
+    const chunk = Math.ceil(bytes.length / 60);
+    const upload = (async () => {
+      const answers: number[] = [];
+      for (let offset = 0; offset < bytes.length; offset += chunk) {
+        const res = await fetch(`${nginx.url}${location}`, {
+          method: 'PATCH',
+          headers: tus({
+            'Upload-Offset': String(offset),
+            'Content-Type': 'application/offset+octet-stream',
+          }),
+          body: bytes.subarray(offset, Math.min(offset + chunk, bytes.length)),
+        });
+        answers.push(res.status);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return answers;
+    })();
+
+    const restarts: string[] = [];
+    await new Promise((r) => setTimeout(r, 4000));
+    for (const which of ['a', 'b'] as const) {
+      const node = which === 'a' ? apiA : apiB;
+      const before = performance.now();
+      await node.stop();
+      const stopped = performance.now();
+      const fresh = await startNode(`api-${which}`, apiEnv(), node.port);
+      if (which === 'a') apiA = fresh;
+      else apiB = fresh;
+      restarts.push(
+        `api-${which}: drained and stopped in ${((stopped - before) / 1000).toFixed(1)} s, answering again ` +
+          `${((performance.now() - stopped) / 1000).toFixed(1)} s later`,
+      );
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    const [result, patches] = await Promise.all([load, upload]);
+    figure(
+      `rolling restart under load (40 connections, 50 s): ${result.requests.total} requests, errors ` +
+        `${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx} ` +
+        `(${JSON.stringify(result.statusCodeStats)}${clientErrors.length ? `; ${clientErrors.join(', ')}` : ''}); ${patches.length} PATCHes, ` +
+        `${patches.filter((s) => s !== 204).length} not 204; ${restarts.join('; ')}`,
+    );
+    expect(result.errors).toBe(0);
+    expect(result.timeouts).toBe(0);
+    expect(result.non2xx).toBe(0);
+    expect(patches.every((s) => s === 204)).toBe(true);
+    const head = await fetch(`${nginx.url}${location}`, { method: 'HEAD', headers: tus() });
+    expect(head.headers.get('upload-offset')).toBe(String(bytes.length));
   });
 });
