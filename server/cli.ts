@@ -2,6 +2,7 @@
 // handle, so the tests run exactly what the operator runs. While a server runs on PGlite, the command is
 // run by that server (see runOperatorCommand).
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
@@ -14,6 +15,8 @@ import {
   videoRejectReasons,
 } from '../src/contract/admin';
 import { CLI_ACTOR } from './admin/audit';
+import { backup, restore } from './admin/backup';
+import { CliError } from './admin/cli-error';
 import { approveVideo, decideVerification, rejectVideo } from './admin/moderation';
 import { createOperator, listOperators, operatorByEmail, removeOperator } from './admin/operators';
 import { reviewQueue } from './admin/queues';
@@ -27,7 +30,7 @@ import { createStorage } from './media/storage';
 import { type OperatorAnswer, operatorSocketPath, sendOperatorCommand } from './operator';
 import { DomainError } from './util/domain-error';
 
-export class CliError extends Error {}
+export { CliError };
 
 /** What a command needs: the database, and for mails and media the same configuration as the server. */
 export type CliDeps = Pick<AppDeps, 'config' | 'database' | 'storage' | 'jobs'>;
@@ -127,7 +130,9 @@ const USAGE = `usage: npm run admin -- <command>
   verifications reject <userId> [reason] [note]     reasons: ${Object.keys(verificationRejectReasons).join(', ')}
   studio create <name>
   studio manager <userId> <studioId>
-  page set <slug> <file.html> [title]`;
+  page set <slug> <file.html> [title]
+  backup <dir>                                      database and media into a new folder, server running or not
+  restore <dir>                                     a backup into an empty DATA_DIR / database, server stopped`;
 
 const id = (value: string | undefined, what: string) => {
   if (!value || !/^\d+$/.test(value)) throw new CliError(`${what} must be a number\n${USAGE}`);
@@ -169,12 +174,18 @@ export const commandSchema = v.variant('kind', [
     html: v.string(),
     title: v.optional(v.string()),
   }),
+  v.object({ kind: v.literal('backup'), dir: v.pipe(v.string(), v.minLength(1)) }),
 ]);
 export type Command = v.InferOutput<typeof commandSchema>;
 
 /** The words typed after `npm run admin --` as a command; a file named there is read here. */
 export async function parseCommand(argv: readonly string[]): Promise<Command> {
   const [area, action, ...rest] = argv;
+  // Resolved where it is typed: the server that writes the backup runs in a folder of its own.
+  if (area === 'backup') {
+    if (!action || rest.length > 0) throw new CliError(USAGE);
+    return { kind: 'backup', dir: path.resolve(action) };
+  }
   switch (`${area} ${action}`) {
     case 'verifications list':
       return { kind: 'verifications-list' };
@@ -302,6 +313,8 @@ export async function executeCommand(deps: CliDeps, command: Command): Promise<s
     case 'page-set':
       await setPage(db, command.slug, command.html, command.title);
       return [`page ${command.slug} saved`];
+    case 'backup':
+      return backup(deps, command.dir);
   }
 }
 
@@ -334,6 +347,9 @@ export async function runCommand(deps: CliDeps, argv: string[]): Promise<string[
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A backup says nothing on the socket until it is written: gigabytes of media take their time. */
+const BACKUP_ANSWER_MS = 24 * 3600_000;
+
 /**
  * Where a command runs. PostgreSQL (DATABASE_URL) takes any number of clients: the CLI opens it itself.
  * PGlite's files belong to one process: when a server runs, the command goes over its operator socket and
@@ -349,7 +365,9 @@ export async function runOperatorCommand(
   const socket = operatorSocketPath(config.dataDir);
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const answer = await sendOperatorCommand(socket, command);
+    const answer = await sendOperatorCommand(socket, command, {
+      ...(command.kind === 'backup' ? { timeoutMs: BACKUP_ANSWER_MS } : {}),
+    });
     if (answer) {
       if (!answer.ok) throw new CliError(answer.error);
       return { lines: answer.lines, via: 'socket' };
@@ -375,18 +393,38 @@ async function direct(given: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<C
   const config: Config = { ...loadConfig({}), ...given };
   const database = await openDatabase({ ...config, lock: { role: 'operator CLI' } });
   try {
-    await database.migrate();
+    // A backup takes the database as it is: one taken before an upgrade must not be of the upgraded schema.
+    if (command.kind !== 'backup') await database.migrate();
     return await executeOrExplain({ config, database, storage: createStorage(config) }, command);
   } finally {
     await database.close();
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/**
+ * `restore <dir>`: never a command for a running server, whose database it would replace. It runs here, on a
+ * data dir and database that must be empty (server/admin/backup.ts refuses any other).
+ */
+export async function runRestore(config: Parameters<typeof restore>[0], argv: readonly string[]) {
+  const [dir, ...rest] = argv;
+  if (!dir || rest.length > 0) throw new CliError(USAGE);
+  return restore(config, path.resolve(dir));
+}
+
+// Run as a command only as itself: the compiled server (build/server/main.mjs) holds this module too, and there
+// import.meta.url is the server's, which is also argv[1].
+if (
+  process.argv[1] &&
+  /[\\/]cli\.[cm]?[jt]s$/.test(process.argv[1]) &&
+  import.meta.url === pathToFileURL(process.argv[1]).href
+) {
   let code = 0;
   try {
-    const command = await parseCommand(process.argv.slice(2));
-    const { lines } = await runOperatorCommand(loadConfig(), command);
+    const argv = process.argv.slice(2);
+    const lines =
+      argv[0] === 'restore'
+        ? await runRestore(loadConfig(), argv.slice(1))
+        : (await runOperatorCommand(loadConfig(), await parseCommand(argv))).lines;
     for (const line of lines) console.log(line);
   } catch (err) {
     console.error(err instanceof CliError ? err.message : err);

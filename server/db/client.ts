@@ -30,12 +30,21 @@ export interface Database extends SqlExecutor {
   close(): Promise<void>;
   /** PostgreSQL's connection pool as /metrics shows it; absent for PGlite (one connection in process). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * PGlite only (server/admin/backup.ts): the data directory as a tarball, and what `read` found in
+   * the very same state. Both happen inside one transaction, which holds PGlite's only connection: no other
+   * statement runs between the two, nor while the files are read.
+   */
+  dumpPglite?<T>(read: (sql: SqlExecutor) => Promise<T>): Promise<{ tarball: Blob; read: T }>;
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Any fixed number works; it only has to be the same on every API node. */
 const MIGRATION_LOCK_ID = 724_000_001;
+
+/** pg_trgm backs typo-tolerant search; PostgreSQL ships it as a contrib extension, PGlite as a bundle. */
+export const pgliteExtensions = { pg_trgm };
 
 /** The PGlite files of a data directory (no DATABASE_URL). */
 export const pgliteDir = (dataDir: string) => path.join(dataDir, 'pgdata');
@@ -74,8 +83,7 @@ export async function openDatabase(opts: {
 }
 
 async function openPglite(dir: string | undefined, release: () => Promise<void>): Promise<Database> {
-  // pg_trgm backs typo-tolerant search; PostgreSQL ships it as a contrib extension, PGlite as a bundle.
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dir, { extensions: pgliteExtensions });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -94,6 +102,18 @@ async function openPglite(dir: string | undefined, release: () => Promise<void>)
     async migrate() {
       await migratePglite(db as never, { migrationsFolder });
     },
+    dumpPglite: (read) =>
+      client.transaction(async (tx) => {
+        const value = await read({
+          executeSql: async (text, values) => ({ rows: (await tx.query(text, values)).rows }),
+        });
+        // PGlite is PostgreSQL in single-user mode, without a background checkpointer: pages changed since
+        // it opened may be in its memory only, their changes in the WAL. A checkpoint writes them out, so the
+        // tarball holds the database itself rather than a crash image that must be recovered when opened.
+        await tx.exec('checkpoint');
+        // Uncompressed: every request waits while the files are read, and gzip would triple that wait.
+        return { tarball: await client.dumpDataDir('none'), read: value };
+      }),
     async close() {
       try {
         await client.close();
