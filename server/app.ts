@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import type { AppDeps } from './deps';
 import { installCompression } from './http/compress';
@@ -28,6 +29,20 @@ import userRoutes from './routes/users';
 import verificationRoutes from './routes/verification';
 import videoRoutes from './routes/videos';
 
+const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
+type CompilerFactory = (...args: unknown[]) => unknown;
+const lazily = (pkg: string): CompilerFactory => {
+  let factory: CompilerFactory | undefined;
+  return (...args) => {
+    factory ??= (fastifyRequire(pkg) as () => CompilerFactory)();
+    return factory(...args);
+  };
+};
+const lazySchemaCompilers = {
+  buildValidator: lazily('@fastify/ajv-compiler'),
+  buildSerializer: lazily('@fastify/fast-json-stringify-compiler'),
+} as never;
+
 /** Builds the whole HTTP app without listening: main.ts listens, tests call `app.inject()`. */
 export async function buildApp(
   deps: AppDeps,
@@ -48,6 +63,9 @@ export async function buildApp(
     requestTimeout: deps.config.requestTimeoutMs,
     http: { headersTimeout: 15_000 },
     keepAliveTimeout: deps.config.keepAliveTimeoutMs,
+    // Routes check their input with valibot (src/contract), not JSON Schema: Ajv and fast-json-stringify,
+    // which Fastify would load here for nothing (a fifth of a start), load only if a route ever asks.
+    schemaController: { compilersFactory: lazySchemaCompilers },
   });
   installClientTimeouts(app, deps.config);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);

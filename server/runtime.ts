@@ -17,10 +17,23 @@ import { startWeeklyExpiry } from './videos/weekly';
 
 export interface Runtime extends AppDeps {
   jobs: Jobs;
+  /**
+   * Starts the background work (the job workers: transcodes, mails, demo media, the media sweep; and the
+   * database chores) when `deferBackground` left it for later; otherwise, or called again, a no-op.
+   */
+  startBackground(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runtime> {
+/**
+ * Opens the database (migrated), the storage and the job queue. The background work starts here too,
+ * unless `deferBackground`: then `startBackground()` starts it, so that the server can listen first (issue
+ * 32: a restarted node answers its first request within a second; the queue keeps what arrives meanwhile).
+ */
+export async function openRuntime(
+  overrides: Partial<Config> = {},
+  opts: { deferBackground?: boolean } = {},
+): Promise<Runtime> {
   const config = { ...loadConfig(), ...overrides };
   configureBinaries(config);
   // An operator command that opened the PGlite files itself (no server was running) finishes within
@@ -30,35 +43,47 @@ export async function openRuntime(overrides: Partial<Config> = {}): Promise<Runt
   await trackLikers(database);
   const storage = createStorage(config);
   const jobs = await startJobs(database);
-  const stopVacuum = startPgliteVacuum(database, (message) => console.error(`[db] ${message}`));
-  // Every node, workers or not: the nodes take turns on the window, and one that finds it done does nothing.
-  const stopWeekly = startWeeklyExpiry(database, (message) => console.error(`[db] ${message}`));
+  let stopVacuum = async () => {};
+  let stopWeekly = async () => {};
   let stopSweep = () => {};
-  if (config.runWorkers) {
-    await jobs.work<{ videoId: number }>(DEMO_MEDIA_QUEUE, ({ videoId }) =>
-      generateDemoVideo({ db: database.db, storage }, videoId),
-    );
-    await jobs.work<{ videoId: number }>(VIDEO_CLEANUP_QUEUE, ({ videoId }) =>
-      cleanupVideo({ db: database.db, storage }, videoId),
-    );
-    const deliver = createDeliver(config);
-    await jobs.work<MailMessage>(MAIL_QUEUE, (message) => deliver(message));
-    stopSweep = await startMediaWorkers({
-      database,
-      db: database.db,
-      storage,
-      jobs,
-      staleSeconds: config.mediaStaleSeconds,
-      uploadReview: config.uploadReview,
-      log: (message) => console.error(`[media] ${message}`),
-    });
-  }
+  let background: Promise<void> | undefined;
+  const startBackground = () => {
+    background ??= (async () => {
+      stopVacuum = startPgliteVacuum(database, (message) => console.error(`[db] ${message}`));
+      // Every node, workers or not: the nodes take turns on the window, and one that finds it done does
+      // nothing.
+      stopWeekly = startWeeklyExpiry(database, (message) => console.error(`[db] ${message}`));
+      if (!config.runWorkers) return;
+      await jobs.work<{ videoId: number }>(DEMO_MEDIA_QUEUE, ({ videoId }) =>
+        generateDemoVideo({ db: database.db, storage }, videoId),
+      );
+      await jobs.work<{ videoId: number }>(VIDEO_CLEANUP_QUEUE, ({ videoId }) =>
+        cleanupVideo({ db: database.db, storage }, videoId),
+      );
+      const deliver = createDeliver(config);
+      await jobs.work<MailMessage>(MAIL_QUEUE, (message) => deliver(message));
+      stopSweep = await startMediaWorkers({
+        database,
+        db: database.db,
+        storage,
+        jobs,
+        staleSeconds: config.mediaStaleSeconds,
+        uploadReview: config.uploadReview,
+        log: (message) => console.error(`[media] ${message}`),
+      });
+    })();
+    return background;
+  };
+  if (!opts.deferBackground) await startBackground();
   return {
     config,
     database,
     storage,
     jobs,
+    startBackground,
     async close() {
+      // Workers still starting would register on a stopped queue.
+      await background?.catch(() => undefined);
       stopSweep();
       await jobs.stop();
       await stopVacuum();

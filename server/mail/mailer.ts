@@ -3,7 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type StreamTransport from 'nodemailer/lib/stream-transport';
 import type { Config } from '../config';
 import type { AppDeps } from '../deps';
 import type { QueueSpec } from '../jobs/boss';
@@ -27,14 +29,23 @@ export const MAIL_QUEUE: QueueSpec = {
 
 export type Deliver = (message: MailMessage) => Promise<void>;
 
+/** nodemailer, loaded at the first mail: it is not needed for a node to answer its first request. */
+let mailer: Promise<typeof nodemailer> | undefined;
+const loadMailer = () => {
+  // A CommonJS module: its exports are the import's default.
+  mailer ??= import('nodemailer').then((m) => (m as unknown as { default: typeof nodemailer }).default);
+  return mailer;
+};
+
 export function createDeliver(
   config: Pick<Config, 'smtpUrl' | 'dataDir' | 'mailFrom'>,
   log: (line: string) => void = (line) => console.info(line),
 ): Deliver {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    const smtpUrl = config.smtpUrl;
+    const transport = loadMailer().then((m) => m.createTransport(smtpUrl));
     return async (msg) => {
-      await transport.sendMail({
+      await (await transport).sendMail({
         from: config.mailFrom,
         to: msg.to,
         subject: msg.subject,
@@ -43,10 +54,13 @@ export function createDeliver(
       });
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let transport: Promise<Transporter<StreamTransport.SentMessageInfo>> | undefined;
   const outbox = path.join(config.dataDir, 'mail');
   return async (msg) => {
-    const info = await transport.sendMail({
+    transport ??= loadMailer().then((m) =>
+      m.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    const info = await (await transport).sendMail({
       from: config.mailFrom,
       to: msg.to,
       subject: msg.subject,

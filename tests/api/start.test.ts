@@ -100,6 +100,16 @@ describe('npm start', () => {
       started.all = [npm.pid as number, ...tree];
       // npm, the node that runs start.mjs and the server (and its esbuild helper) at least.
       expect(tree.length).toBeGreaterThanOrEqual(2);
+      // The server runs compiled (server/bin/build-server.mjs), not through tsx: a restart answers sooner.
+      const commands = tree.map((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+        } catch {
+          return '';
+        }
+      });
+      expect(commands.some((c) => c.includes(path.join('build', 'server', 'main.mjs')))).toBe(true);
+      expect(commands.filter((c) => c.includes('tsx'))).toEqual([]);
 
       const exited = new Promise((resolve) => npm.once('exit', resolve));
       process.kill(npm.pid as number, signal);

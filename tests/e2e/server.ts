@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureServerBuilt } from '../../server/bin/build-server.mjs';
 
 export interface RunningServer {
   url: string;
@@ -32,7 +33,8 @@ export async function startServer(
   const dataDir = opts.env?.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'shortcams-e2e-')));
   const port = opts.env?.PORT ?? String(await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // The compiled server, as `npm start` runs it (built here if its sources are newer).
+  const child = spawn(process.execPath, [await ensureServerBuilt()], {
     cwd: root,
     env: {
       ...process.env,

@@ -48,6 +48,7 @@ let work: string;
 const videoIds: number[] = [];
 let uploadedVideo = 0;
 
+const root = path.resolve(import.meta.dirname, '../..');
 const apiEnv = () => ({ ...env, RUN_WORKERS: 'false' });
 
 beforeAll(async () => {
@@ -68,10 +69,13 @@ beforeAll(async () => {
     // nginx's upstream keepalive_timeout (5 s), so that nginx holds no idle connection to it when it closes.
     DRAIN_DELAY_MS: '6000',
   };
-  // One after the other: each node runs the migrations (under an advisory lock) on start.
-  apiA = await startNode('api-a', apiEnv());
-  apiB = await startNode('api-b', apiEnv());
-  worker = await startNode('worker', env);
+  // All three at once on the empty database, as a deploy starts them: each runs the migrations on start, and
+  // the advisory lock lets one apply them while the others wait (checked below).
+  [apiA, apiB, worker] = await Promise.all([
+    startNode('api-a', apiEnv()),
+    startNode('api-b', apiEnv()),
+    startNode('worker', env),
+  ]);
   nginx = await startNginx([apiA.port, apiB.port]);
 
   database = await openDatabase({ ...loadConfig({}), databaseUrl: postgres.url });
@@ -139,6 +143,19 @@ async function waitForStatus(videoId: number, wanted: string, timeoutMs: number)
 }
 
 describe('a scaled-out deployment', () => {
+  it('applies each migration once when the nodes start together on an empty database', async () => {
+    const journal = JSON.parse(
+      await fs.readFile(path.join(root, 'server/db/migrations/meta/_journal.json'), 'utf8'),
+    ) as { entries: unknown[] };
+    const { rows } = await database.executeSql(
+      'select hash, count(*)::int as n from drizzle.__drizzle_migrations group by hash',
+    );
+    expect(rows).toHaveLength(journal.entries.length);
+    expect((rows as { n: number }[]).every((r) => r.n === 1)).toBe(true);
+    // And every node came up on it: none failed on a table another had just made.
+    for (const node of [apiA, apiB, worker]) expect((await fetch(`${node.url}/readyz`)).status).toBe(200);
+  });
+
   it('completes a tus upload whose PATCHes alternate between the nodes, one node killed half-way', async () => {
     // 20 s of 720p: long enough a transcode for the worker to be killed in the middle of it; high quality,
     // so that the file spans several PATCHes of a whole S3 part each.

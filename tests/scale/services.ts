@@ -10,6 +10,7 @@ import path from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import S3rver from 's3rver';
+import { ensureServerBuilt } from '../../server/bin/build-server.mjs';
 import type { S3Config } from '../../server/config';
 import { s3Client } from '../../server/media/storage';
 import { createPostgresDatabase } from '../api/helpers';
@@ -217,11 +218,11 @@ export interface Node extends Service {
   output(): string;
 }
 
-/** One server/main.ts process: an API node (RUN_WORKERS=false) or a worker node. */
+/** One compiled server process, as `npm start` runs it: an API node (RUN_WORKERS=false) or a worker node. */
 export async function startNode(name: string, env: Record<string, string>, port?: number): Promise<Node> {
   const listen = port ?? (await freePort());
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), `shortcams-scale-${name}-`));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [await ensureServerBuilt()], {
     cwd: root,
     // Its own process group, so that a crash takes its ffmpeg with it, as a machine going down would.
     detached: true,
@@ -246,7 +247,7 @@ export async function startNode(name: string, env: Record<string, string>, port?
     output += d;
   });
   const url = `http://127.0.0.1:${listen}`;
-  // A first start compiles the TypeScript (tsx): slow on a busy machine.
+  // Generous: a busy machine (ffmpeg of the other nodes) slows a start many times over.
   await waitFor(
     `node ${name}`,
     async () => {
