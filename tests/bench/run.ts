@@ -1,6 +1,7 @@
 // `npm run bench`: runs each benchmark in turn and prints its figures with the machine it ran on.
 import os from 'node:os';
 import { catalogueBench } from './catalogue.bench';
+import { loginBench } from './login.bench';
 import { moderationBench } from './moderation.bench';
 import { firstFrameVsBareBench, playerBench } from './player.bench';
 import { pwaBench } from './pwa.bench';
@@ -12,6 +13,7 @@ import { uploadBench } from './upload.bench';
 const benches: [string, () => Promise<Record<string, string>>][] = [
   ['startup', startupBench],
   ['server under a crowd', serverBench],
+  ['logins during a guessing flood', loginBench],
   ['catalogue', catalogueBench],
   ['operator queues', moderationBench],
   ['feed player in Chromium', playerBench],
