@@ -99,8 +99,9 @@ export async function startPostgres(): Promise<Service & { url: string }> {
   };
 }
 
-export async function startRedis(): Promise<Service & { url: string }> {
-  const port = await freePort();
+/** Debian's redis-server, without persistence; `port` starts it again where a stopped one listened. */
+export async function startRedis(port?: number): Promise<Service & { url: string; port: number }> {
+  port ??= await freePort();
   const child = spawn(
     binary('redis-server', ['/usr/bin', '/usr/sbin']),
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -119,7 +120,7 @@ export async function startRedis(): Promise<Service & { url: string }> {
       probe.disconnect();
     }
   });
-  return { url, stop: () => stopChild(child) };
+  return { url, port, stop: () => stopChild(child) };
 }
 
 type KoaContext = {

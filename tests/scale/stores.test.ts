@@ -21,7 +21,7 @@ import { waitForLadder } from '../api/helpers';
 import { makeClip } from '../api/media-fixtures';
 import { type Service, startPostgres, startRedis, startS3 } from './services';
 
-let redis: Service & { url: string };
+let redis: Service & { url: string; port: number };
 let s3: Awaited<ReturnType<typeof startS3>>;
 let postgres: Service & { url: string };
 let work: string;
@@ -116,6 +116,56 @@ describe('limits in Redis', () => {
       const logins = [];
       for (const n of [a, b, a, b]) logins.push((await login(n)).statusCode);
       expect(logins).toEqual([401, 401, 401, 429]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('hold through Redis killed and restarted: no guess is checked meanwhile, no 500, and the limits count again', async () => {
+    const [a, b] = await Promise.all([
+      node({ checkUsernameRateLimit: 5, loginFailureLimit: 10, authRateLimit: 1000 }),
+      node({ checkUsernameRateLimit: 5, loginFailureLimit: 10, authRateLimit: 1000 }),
+    ]);
+    try {
+      const login = (n: Node, email = 'outage-victim@example.test') =>
+        n.app.inject({
+          method: 'POST',
+          url: '/v1/login',
+          payload: { email, password: 'guess-guess' },
+          remoteAddress: '203.0.113.90',
+        });
+      const check = (n: Node) =>
+        n.app.inject({
+          method: 'POST',
+          url: '/v1/check-username',
+          payload: { username: 'outage_count' },
+          remoteAddress: '198.51.100.90',
+        });
+      const statuses = async (send: (n: Node) => Promise<{ statusCode: number }>, times: number) => {
+        const out: number[] = [];
+        for (let i = 0; i < times; i++) out.push((await send(i % 2 ? b : a)).statusCode);
+        return out;
+      };
+      expect(await statuses(login, 4)).toEqual(Array(4).fill(401));
+
+      await redis.stop();
+      // Before issue 32: 25 guesses got through a limit of 10 while Redis was down, and per-address limits
+      // were skipped. Now no guess is checked (503, Retry-After), and the other limits count per node.
+      const during = await statuses(login, 25);
+      expect(during).toEqual(Array(25).fill(503));
+      const checks = await statuses(check, 16);
+      expect(checks.filter((s) => s === 200)).toHaveLength(10);
+      expect(checks.every((s) => s === 200 || s === 429)).toBe(true);
+
+      redis = await startRedis(redis.port);
+      // The nodes try Redis again every 5 s; a login for another email says when they have.
+      const until = Date.now() + 20_000;
+      for (const n of [a, b])
+        while ((await login(n, 'outage-probe@example.test')).statusCode === 503 && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 500));
+      // This Redis keeps nothing on disk: it starts empty, and the guess limit counts from 0 again, shared.
+      const after = await statuses(login, 12);
+      expect(after).toEqual([...Array(10).fill(401), 429, 429]);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
