@@ -19,6 +19,7 @@ import { S3Storage } from '../../server/media/storage';
 import { type RunningServer, startServer } from '../e2e/server';
 import { createPostgresDatabase, createTestContext, insertUser } from './helpers';
 import { makeClip } from './media-fixtures';
+import { until } from './until';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'backup and restore';
@@ -59,16 +60,6 @@ function admin(env: Record<string, string>, ...argv: string[]) {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 const modeOf = async (file: string) => (await fs.stat(file)).mode & 0o777;

@@ -28,6 +28,7 @@ import {
   waitForLadder,
 } from './helpers';
 import { makeClip, probeFile, probeHls } from './media-fixtures';
+import { until } from './until';
 
 const CHUNK = 256 * 1024;
 
@@ -105,16 +106,6 @@ async function flakyProxy(targetPort: number, cutAfter: number) {
     state,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 const sha256 = async (file: string) =>

@@ -18,6 +18,7 @@ import { CRASH_POINT_ENV } from '../../server/util/crash-point';
 import { type RunningServer, startServer } from '../e2e/server';
 import { createPostgresDatabase } from './helpers';
 import { makeClip } from './media-fixtures';
+import { until } from './until';
 
 let dataDir: string;
 let pg: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
@@ -108,16 +109,6 @@ async function kill(server: RunningServer) {
   const exited = new Promise((resolve) => server.process.once('exit', resolve));
   server.process.kill('SIGKILL');
   await exited;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 /** After the restart: the resuming client's HEAD gets the video, which is processed to approved. */
