@@ -1,7 +1,7 @@
 // What operators of the service watch (issue 32): liveness apart from readiness, Prometheus metrics that are
 // never public, and a drain that readiness announces.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../e2e/server';
 import { createTestContext, insertUser, insertVideo, type TestContext } from './helpers';
 import { bearer } from './social-helpers';
 
@@ -10,12 +10,7 @@ const TOKEN = 'metrics-token-for-tests-0123456789';
 let metricsPort = 0;
 
 beforeAll(async () => {
-  metricsPort = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  metricsPort = await freePort();
   ctx = await createTestContext({
     jobs: true,
     config: { metricsToken: TOKEN, metricsPort, checkUsernameRateLimit: 1 },

@@ -93,7 +93,8 @@ describe('npm start', () => {
         };
         npm.stdout?.on('data', onData);
         npm.stderr?.on('data', onData);
-        npm.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+        // 'close', not 'exit': by then the last of its output has been read too.
+        npm.once('close', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
       });
       expect(await portOpen(port)).toBe(true);
       const tree = descendants(npm.pid as number);

@@ -14,16 +14,27 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Below Linux's ephemeral range (32768 and up by default), from which outgoing connections take ports. */
+const PORTS = { from: 20_000, to: 32_000 };
+
+const bindable = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const srv = net.createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+
+/**
+ * A port for a server to listen on a few seconds from now. Not one the kernel picks (port 0): those come
+ * from the ephemeral range, where any outgoing connection of a busy test run (to PostgreSQL, between the
+ * suites' servers) may take it as its source port meanwhile, and the server then fails to listen.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from));
+    if (await bindable(port)) return port;
+  }
 }
 
 export async function startServer(
