@@ -2,7 +2,6 @@
 // client's outbox id is the Idempotency-Key, so a replay is acknowledged with the first answer and never
 // counted twice. All answer 201 {status:'ok'}; a post that is acknowledged but deliberately not counted
 // (your own profile) answers the same, so the outbox can drop it.
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
 import {
@@ -12,7 +11,6 @@ import {
   profileViewSchema,
   trackingResponseSchema,
 } from '../../src/contract';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { limitKey } from '../http/address';
 import { type DocResponse, ERR, guestOrUser, invalid, noViewer, replayable, staleBearer } from '../http/doc';
@@ -21,8 +19,13 @@ import { idempotent } from '../http/idempotency';
 import { TRACKING_TOO_MANY, trackingLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
 import { identifiedViewer } from '../http/viewer';
-import { countKeyOf, firstInWindow } from '../tracking/counting';
-import { activeUser } from '../videos/visibility';
+import {
+  countKeyOf,
+  type Poster,
+  recordEvent,
+  recordLinkClick,
+  recordProfileView,
+} from '../tracking/counting';
 
 const OK = { status: 201, body: { status: 'ok' } } as const;
 
@@ -57,35 +60,26 @@ function counterDoc(
 
 export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps) {
   const window = deps.config.clickWindowMs;
-  const network = (request: FastifyRequest) => limitKey(request.ip, deps.config.ipv6LimitPrefix);
 
   const eventDoc = counterDoc(
     deps,
     `Count a click on a Live Cams entry point (events ${eventIds.join(', ')})`,
     eventSchema,
   );
+  /** Who posts, and the key they count under: the account, or a guest's network. */
+  const posterOf = async (request: FastifyRequest): Promise<Poster> => {
+    const viewer = await identifiedViewer(request, deps);
+    return { viewer, countKey: countKeyOf(viewer, limitKey(request.ip, deps.config.ipv6LimitPrefix)) };
+  };
+
   app.post(
     '/v1/event',
     { config: { ...trackingLimit(deps, 'event'), doc: eventDoc } },
     async (request, reply) => {
       const input = parse(eventSchema, request.body);
-      const viewer = await identifiedViewer(request, deps);
-      const countKey = countKeyOf(viewer, network(request));
+      const poster = await posterOf(request);
       return idempotent(deps, request, reply, 'event', async (tx) => {
-        const counted = await firstInWindow(
-          tx,
-          t.events,
-          eq(t.events.eventId, input.event_id),
-          countKey,
-          window,
-        );
-        await tx.insert(t.events).values({
-          eventId: input.event_id,
-          userId: viewer.user?.id ?? null,
-          guestId: viewer.guestId ?? null,
-          countKey,
-          counted,
-        });
+        await recordEvent(tx, input.event_id, poster, window);
         return OK;
       });
     },
@@ -99,27 +93,14 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
     { config: { ...trackingLimit(deps, 'link-click'), doc: clickDoc } },
     async (request, reply) => {
       const input = parse(linkClickSchema, request.body);
-      const viewer = await identifiedViewer(request, deps);
-      const countKey = countKeyOf(viewer, network(request));
+      const poster = await posterOf(request);
+      const click = {
+        linkId: input.link_id,
+        isLive: input.is_live === true || input.is_live === 1,
+        linkLocation: input.link_location,
+      };
       return idempotent(deps, request, reply, 'link-click', async (tx) => {
-        const [link] = await tx.select({ id: t.links.id }).from(t.links).where(eq(t.links.id, input.link_id));
-        if (!link) throw notFound();
-        const counted = await firstInWindow(
-          tx,
-          t.linkClicks,
-          eq(t.linkClicks.linkId, link.id),
-          countKey,
-          window,
-        );
-        await tx.insert(t.linkClicks).values({
-          linkId: link.id,
-          userId: viewer.user?.id ?? null,
-          guestId: viewer.guestId ?? null,
-          isLive: input.is_live === true || input.is_live === 1,
-          linkLocation: input.link_location,
-          countKey,
-          counted,
-        });
+        if (!(await recordLinkClick(tx, click, poster, window))) throw notFound();
         return OK;
       });
     },
@@ -134,24 +115,9 @@ export default async function trackingRoutes(app: FastifyInstance, deps: AppDeps
     { config: { ...trackingLimit(deps, 'profile-view'), doc: profileViewDoc } },
     async (request, reply) => {
       const input = parse(profileViewSchema, request.body);
-      const viewer = await identifiedViewer(request, deps);
-      const countKey = countKeyOf(viewer, network(request));
+      const poster = await posterOf(request);
       return idempotent(deps, request, reply, 'profile-view', async (tx) => {
-        const [profile] = await tx
-          .select({ id: t.users.id })
-          .from(t.users)
-          .where(and(eq(t.users.id, input.profile_id), activeUser()));
-        if (!profile) throw notFound();
-        if (viewer.user?.id !== profile.id) {
-          const target = eq(t.profileViews.profileId, profile.id);
-          await tx.insert(t.profileViews).values({
-            profileId: profile.id,
-            userId: viewer.user?.id ?? null,
-            guestId: viewer.guestId ?? null,
-            countKey,
-            counted: await firstInWindow(tx, t.profileViews, target, countKey, window),
-          });
-        }
+        if (!(await recordProfileView(tx, input.profile_id, poster, window))) throw notFound();
         return OK;
       });
     },
