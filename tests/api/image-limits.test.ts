@@ -21,9 +21,9 @@ import {
   imageWork,
   reencodeImage,
 } from '../../server/media/images';
-import { ageOn, messages } from '../../src/contract';
+import { messages } from '../../src/contract';
 import { asProgressive, blackPng, claimingSize, withDecoyApp1 } from './big-images';
-import { multipartBody, type Part } from './form';
+import { multipartBody, type Part, verificationFields } from './form';
 import { createTestContext, insertUser, type TestContext } from './helpers';
 import { makeImage } from './images';
 import { bearer } from './social-helpers';
@@ -292,17 +292,7 @@ describe('POST /v1/profile: avatar and cover', () => {
 });
 
 describe('POST /v1/profile/verification: the four documents', () => {
-  const fields = {
-    legal_name: 'Jane Example',
-    gender: 't',
-    address: '1 Main St, Berlin',
-    country: 'de',
-    date_of_birth: '1990-01-01',
-    age: String(ageOn('1990-01-01')),
-    stage_name: 'Janie',
-    identification: 'passport',
-    identification_id: 'X1234567',
-  };
+  const fields = verificationFields();
   const documents = ['front_picture_id', 'back_picture_id', 'face_picture_id', 'signature'] as const;
 
   it.each(documents)(

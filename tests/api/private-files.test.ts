@@ -12,8 +12,7 @@ import * as t from '../../server/db/schema';
 import { createDeliver } from '../../server/mail/mailer';
 import { originalPath } from '../../server/media/pipeline';
 import { LocalStorage } from '../../server/media/storage';
-import { ageOn } from '../../src/contract';
-import { multipartBody } from './form';
+import { multipartBody, verificationFields } from './form';
 import { createTestContext, insertUser, type TestContext } from './helpers';
 import { makeImage } from './images';
 import { makeClip } from './media-fixtures';
@@ -56,15 +55,7 @@ describe('DATA_DIR/private', () => {
     const [jpg, png] = await Promise.all([makeImage('jpg', 320, 200), makeImage('png', 320, 200)]);
     const image = (data: Buffer, type: string) => ({ filename: 'x', contentType: type, data });
     const { payload, headers } = multipartBody({
-      legal_name: 'Jane Example',
-      gender: 't',
-      address: '1 Main St, Berlin',
-      country: 'de',
-      date_of_birth: '1990-01-01',
-      age: String(ageOn('1990-01-01')),
-      stage_name: 'Janie',
-      identification: 'passport',
-      identification_id: 'X1234567',
+      ...verificationFields(),
       front_picture_id: image(jpg, 'image/jpeg'),
       back_picture_id: image(png, 'image/png'),
       face_picture_id: image(jpg, 'image/jpeg'),
