@@ -26,7 +26,7 @@ export async function installRateLimit(app: FastifyInstance, config: Config) {
   // ioredis is loaded only when configured: 85 ms of a single node's start otherwise.
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, {
-        // A request waits for Redis at most this long; the plugin then lets it through (skipOnError)
+        // A request waits for Redis at most this long; then its node counts in memory (FailoverCounters)
         // rather than failing every limited route while Redis restarts.
         connectTimeout: 2000,
         maxRetriesPerRequest: 1,
