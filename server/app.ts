@@ -103,6 +103,10 @@ export async function buildApp(
   await trackingRoutes(app, deps);
   await statsRoutes(app, deps);
   await adminRoutes(app, deps);
-  await installStatic(app, { storage: deps.storage, distDir: deps.config.distDir });
+  await installStatic(app, {
+    storage: deps.storage,
+    distDir: deps.config.distDir,
+    adsFile: deps.config.adsFile,
+  });
   return app;
 }

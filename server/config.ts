@@ -60,6 +60,8 @@ export interface Config {
   mediaPublicUrl: string | undefined;
   /** Origins of ad images and videos (public/ads.json `src`), allowed by the Content-Security-Policy. */
   adOrigins: string[];
+  /** The operator's ad placements, served as /ads.json in place of the build's copy of public/ads.json. */
+  adsFile: string | undefined;
   /** Largest accepted video upload (tus and multipart); the spec's 2 GB by default. */
   uploadMaxBytes: number;
   /** A media job silent (no heartbeat) for this long is presumed dead and its video handed to a new job. */
@@ -204,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3: s3Config(env),
     mediaPublicUrl: env.MEDIA_PUBLIC_URL ? env.MEDIA_PUBLIC_URL.replace(/\/+$/, '') : undefined,
     adOrigins: list(env.AD_ORIGINS),
+    adsFile: env.ADS_FILE ? path.resolve(env.ADS_FILE) : undefined,
     uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, VIDEO_MAX_BYTES, 'UPLOAD_MAX_BYTES'),
     mediaStaleSeconds: Math.max(3, int(env.MEDIA_STALE_SECONDS, 30, 'MEDIA_STALE_SECONDS')),
     discoverCacheMs: int(env.DISCOVER_CACHE_MS, 60_000, 'DISCOVER_CACHE_MS'),

@@ -102,10 +102,27 @@ function serveRemoteMedia(app: FastifyInstance, storage: MediaStorage) {
  * any GET that is not an API, media or /assets/ path and matches no file gets index.html, and the client
  * router shows its own not-found screen.
  */
-export async function installStatic(app: FastifyInstance, opts: { storage: MediaStorage; distDir: string }) {
+export async function installStatic(
+  app: FastifyInstance,
+  opts: { storage: MediaStorage; distDir: string; adsFile?: string | undefined },
+) {
   if (opts.storage instanceof LocalStorage) await serveLocalMedia(app, opts.storage.root);
   else serveRemoteMedia(app, opts.storage);
+  if (opts.adsFile) serveAdsFile(app, opts.adsFile);
   await serveDist(app, opts.distDir);
+}
+
+/**
+ * ADS_FILE as /ads.json: the operator's placements kept outside the build (a build rewrites dist), read on
+ * each request and revalidated by every page load, so an edit shows at the next one without a restart. A
+ * missing or unreadable file answers 404, which the app takes as no ads.
+ */
+function serveAdsFile(app: FastifyInstance, file: string) {
+  app.get('/ads.json', async (_request, reply) => {
+    const body = await fs.promises.readFile(file).catch(() => undefined);
+    if (!body) return reply.status(404).send({ message: messages.server.notFound });
+    return reply.header('Cache-Control', 'no-cache').type('application/json').send(body);
+  });
 }
 
 async function serveLocalMedia(app: FastifyInstance, mediaRoot: string) {
