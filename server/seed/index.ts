@@ -6,6 +6,7 @@ import type { Database, Db } from '../db/client';
 import * as t from '../db/schema';
 import type { Jobs } from '../jobs/boss';
 import { DEMO_MEDIA_QUEUE, generateStill } from '../media/demo';
+import { ensureHouseInstream } from '../media/house-ads';
 import { liveJobsOf, UNFINISHED } from '../media/pipeline';
 import { type MediaStorage, newMediaKey } from '../media/storage';
 import { slugify } from '../util/slug';
@@ -81,7 +82,10 @@ export async function seedDemo(deps: SeedDeps, opts: { videoCount: number }): Pr
     await generateStills(deps);
     state = 'stills';
   }
-  return enqueuePendingMedia(deps);
+  const pending = await enqueuePendingMedia(deps);
+  // The demo's ads.json names this clip; made while the job workers make the videos.
+  await ensureHouseInstream(deps.storage, deps.log);
+  return pending;
 }
 
 async function insertRows(db: Db, videoCount: number) {

@@ -5,8 +5,14 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
+import { playlistSeconds } from '../../server/media/args';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from '../../server/media/demo';
 import { ffmpeg, ffprobe } from '../../server/media/ffmpeg';
+import {
+  ensureHouseInstream,
+  HOUSE_INSTREAM_DIR,
+  HOUSE_INSTREAM_SECONDS,
+} from '../../server/media/house-ads';
 import { liveJobsOf, POSTER_MAX_BYTES, sweepStuckVideos } from '../../server/media/pipeline';
 import { videoMediaDir } from '../../server/media/storage';
 import { seedDemo } from '../../server/seed';
@@ -158,6 +164,39 @@ describe('demo seed', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json(), url).toEqual({ message: 'Not found.' });
     }
+  });
+
+  it('makes the house instream ad that the shipped ads.json plays, and every creative it names exists', async () => {
+    const shipped = JSON.parse(await fs.readFile(path.resolve('public/ads.json'), 'utf8')) as {
+      type: string;
+      src?: string;
+    }[];
+    expect(shipped.map((p) => p.type).sort()).toEqual([
+      'banner',
+      'footer',
+      'im',
+      'instream',
+      'native',
+      'pop',
+    ]);
+    const instream = shipped.find((p) => p.type === 'instream');
+    expect(instream?.src).toBe(`/media/${HOUSE_INSTREAM_DIR}/master.m3u8`);
+    const master = await ctx.app.inject({ method: 'GET', url: instream?.src ?? '' });
+    expect(master.statusCode).toBe(200);
+    const variant = master.body.split('\n').find((line) => line.endsWith('.m3u8')) ?? '';
+    const media = await ctx.app.inject({ method: 'GET', url: `/media/${HOUSE_INSTREAM_DIR}/${variant}` });
+    expect(media.statusCode).toBe(200);
+    // Long enough that Skip (at 5 s) comes before its end.
+    expect(playlistSeconds(media.body)).toBeCloseTo(HOUSE_INSTREAM_SECONDS, 0);
+    // The images are files of the build, beside ads.json.
+    for (const p of shipped.filter((p) => p.src?.startsWith('/ads/')))
+      await expect(fs.stat(path.resolve('public', `.${p.src}`))).resolves.toBeTruthy();
+
+    // Made once: a restart finds it and leaves it alone.
+    const file = ctx.storage.abs(`${HOUSE_INSTREAM_DIR}/master.m3u8`);
+    const before = (await fs.stat(file)).mtimeMs;
+    await ensureHouseInstream(ctx.storage, () => {});
+    expect((await fs.stat(file)).mtimeMs).toBe(before);
   });
 
   it('does nothing the second time: no duplicate rows, nothing queued', async () => {
