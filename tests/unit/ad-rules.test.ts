@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { POP_INTERVAL_MS, popDue, sessionFlag, setSessionFlag } from '../../src/features/feed/ads/adRules';
+import {
+  isHouseLink,
+  POP_INTERVAL_MS,
+  popDue,
+  sessionFlag,
+  setSessionFlag,
+} from '../../src/features/feed/ads/adRules';
 
 const now = Date.UTC(2025, 5, 1, 12);
 
@@ -35,5 +41,17 @@ describe('session flags', () => {
     setSessionFlag('imShown');
     expect(sessionFlag('imShown')).toBe(true);
     expect(sessionFlag('footerClosed')).toBe(false);
+  });
+});
+
+describe('isHouseLink', () => {
+  it("takes the app's own paths, and no other site's address", () => {
+    expect(isHouseLink('/register/model')).toBe(true);
+    expect(isHouseLink('/upload?from=ad')).toBe(true);
+    expect(isHouseLink('https://ads.example/x')).toBe(false);
+    expect(isHouseLink('//ads.example/x')).toBe(false);
+    // Browsers read a backslash as a slash in an http URL: /\\host is another site too.
+    expect(isHouseLink('/\\ads.example/x')).toBe(false);
+    expect(isHouseLink('register/model')).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { kv } from '../../../offline/kv';
 import { CloseIcon } from '../../../ui/icons';
 import type { AdPlacement } from '../sidebar/sidebar';
+import { AdLink } from './AdLink';
 import { IM_DELAY_MS, popDue, sessionFlag, setSessionFlag } from './adRules';
 import './ads.css';
 
@@ -44,9 +45,9 @@ function useImageLoaded(src: string | undefined): boolean {
 function Creative({ ad, className }: { ad: AdPlacement; className: string }) {
   const image = <img src={ad.src} alt={ad.name} className={`${className}-img`} />;
   return ad.href ? (
-    <a href={ad.href} target="_blank" rel="sponsored noopener" className={`${className}-link`}>
+    <AdLink href={ad.href} className={`${className}-link`}>
       {image}
-    </a>
+    </AdLink>
   ) : (
     image
   );
@@ -105,9 +106,9 @@ function MessageAd({ ad }: { ad: AdPlacement }) {
   return (
     <aside className="ad-im" aria-label="Sponsored message" data-slot-id={ad.slotId}>
       {ad.href ? (
-        <a href={ad.href} target="_blank" rel="sponsored noopener" className="ad-im-body">
+        <AdLink href={ad.href} className="ad-im-body">
           {body}
-        </a>
+        </AdLink>
       ) : (
         <div className="ad-im-body">{body}</div>
       )}

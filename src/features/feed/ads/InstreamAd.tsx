@@ -1,6 +1,8 @@
 import { type RefObject, useEffect, useState } from 'react';
 import { useEffectEvent } from '../../../state/effectEvent';
 import type { AdPlacement } from '../sidebar/sidebar';
+import { AdLink } from './AdLink';
+import { isHouseLink } from './adRules';
 
 /** Spec §9: an instream ad can be skipped after 5 s. */
 export const INSTREAM_SKIP_AFTER_S = 5;
@@ -55,9 +57,9 @@ export function InstreamAd({
     <div className="instream" data-slot-id={placement.slotId}>
       <span className="instream-label">Ad</span>
       {placement.href && (
-        <a className="instream-link" href={placement.href} target="_blank" rel="noopener sponsored">
-          Visit advertiser
-        </a>
+        <AdLink className="instream-link" href={placement.href}>
+          {isHouseLink(placement.href) ? 'Learn more' : 'Visit advertiser'}
+        </AdLink>
       )}
       <button type="button" className="instream-skip btn" disabled={left > 0} onClick={onDone}>
         {left > 0 ? `Skip in ${left}` : 'Skip'}

@@ -4,6 +4,11 @@ export const POP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 /** The in-page message waits this long on a feed screen: the viewer sees the video first. */
 export const IM_DELAY_MS = 4000;
 
+/** A path of this app (`/upload`), as house ads link to; `//host` is another site. */
+export function isHouseLink(href: string): boolean {
+  return href.startsWith('/') && !href.startsWith('//') && !href.startsWith('/\\');
+}
+
 /**
  * Whether this tap opens the pop placement: only the session's first tap, and only if the last pop is a day
  * old. A time that is not a number, or lies in the future (a clock set back, a bad value), does not block
