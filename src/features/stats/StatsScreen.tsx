@@ -97,7 +97,7 @@ export function StatsScreen() {
           </dl>
         </section>
 
-        <section aria-labelledby="stats-range" aria-busy={loading}>
+        <section className="stats-range" aria-labelledby="stats-range" aria-busy={loading}>
           <div className="stats-range-head">
             <h2 id="stats-range" className="stats-heading">
               {statsMessages.lastDays(daysBetween(figures.from, figures.to))}
