@@ -22,3 +22,26 @@ test('the stats date fields show the whole date, from a 320 px phone up', async 
     }
   }
 });
+
+test('discover carousel titles use two lines of the tile, whole when they fit', async ({ page }) => {
+  await page.goto('/discover');
+  const carousel = page.getByRole('region', { name: 'Most liked this week' });
+  const titles = carousel.locator('.video-tile-title');
+  await expect(titles.first()).toBeVisible();
+  for (const title of await titles.all()) {
+    const { text, lines, whole, ellipsis } = await title.evaluate((el) => {
+      const lineHeight = Number.parseFloat(getComputedStyle(el).lineHeight);
+      return {
+        text: el.textContent ?? '',
+        lines: Math.round(el.clientHeight / lineHeight),
+        whole: el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight,
+        ellipsis: getComputedStyle(el).webkitLineClamp === '2',
+      };
+    });
+    // Two lines of a tile about 100 px wide hold a demo title ('Electric Fireflies 3'); a longer one ends in
+    // an ellipsis on the second line.
+    expect(lines, text).toBe(2);
+    if (text.length <= 20) expect(whole, text).toBe(true);
+    else expect(whole || ellipsis, text).toBe(true);
+  }
+});
