@@ -1,4 +1,4 @@
-import { expect, test } from 'playwright/test';
+import { expect, type Locator, type Page, test } from 'playwright/test';
 import { signedIn } from './sign-in';
 
 // The rough edges a picky viewer found on a 390 px phone (issue 33), each measured the way it looked wrong:
@@ -6,8 +6,29 @@ import { signedIn } from './sign-in';
 
 test.use({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
 
+const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
+
+interface DemoVideo {
+  id: number;
+  slug: string;
+  title: string;
+  tags: { name: string }[];
+  user: { slug: string; name: string };
+}
+
+async function demoVideos(page: Page): Promise<DemoVideo[]> {
+  const res = await page.request.get('/v1/videos?gender=m,t&per_page=50');
+  return (await res.json()).data;
+}
+
 /** Text that shows whole in its box: nothing scrolled out sideways or below a clamp. */
 const shownWhole = (el: Element) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight;
+
+async function box(locator: Locator) {
+  const b = await locator.boundingBox();
+  if (!b) throw new Error('not on screen');
+  return b;
+}
 
 test('the stats date fields show the whole date, from a 320 px phone up', async ({ page, request }) => {
   await signedIn(page, request, 'luna.vega@demo.test');
@@ -44,4 +65,53 @@ test('discover carousel titles use two lines of the tile, whole when they fit', 
     if (text.length <= 20) expect(whole, text).toBe(true);
     else expect(whole || ellipsis, text).toBe(true);
   }
+});
+
+test('a 74-character name is one line beside its badge, over the video and on the profile', async ({
+  page,
+}) => {
+  const name = 'Alexandrina Maximiliana Vanderbilt-Featherstonehaugh of the Northern Coast';
+  expect(name).toHaveLength(74);
+  // Luna is live and verified: the name as the API would send it, without renaming a shared demo account.
+  await page.route(/\/v1\/(videos\/start\/\d+|users\/luna_vega)(\?|$)/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replaceAll('"Luna Vega"', JSON.stringify(name));
+    await route.fulfill({ response, body });
+  });
+  const luna = (await demoVideos(page)).find((v) => v.user.slug === 'luna_vega');
+  if (!luna) throw new Error('the demo has no video of Luna');
+
+  await page.goto(`/video/${luna.id}/${luna.slug}`);
+  const author = current(page).locator('.feed-author');
+  await expect(author).toBeVisible();
+  // Cut on screen, whole for whoever reads it out.
+  await expect(author).toHaveAccessibleName(new RegExp(`^${name}`));
+  const shown = author.locator('.feed-author-name');
+  const text = await box(shown);
+  const badge = await box(author.locator('.live-badge'));
+  expect(text.height).toBeLessThan(30);
+  expect(await shown.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  expect(await shown.evaluate((el) => getComputedStyle(el).textOverflow)).toBe('ellipsis');
+  expect(badge.x - (text.x + text.width)).toBeGreaterThanOrEqual(0);
+  expect(badge.x - (text.x + text.width)).toBeLessThanOrEqual(16);
+  expect(badge.y + badge.height / 2).toBeGreaterThan(text.y);
+  expect(badge.y + badge.height / 2).toBeLessThan(text.y + text.height);
+  // The live chip says the name too: one line as well.
+  const chip = current(page).getByRole('link', { name: `Live now: watch ${name}` });
+  expect((await box(chip)).height).toBeLessThanOrEqual(32);
+
+  await page.goto('/luna_vega');
+  const heading = page.getByRole('heading', { level: 1, name });
+  await expect(heading).toBeVisible();
+  const nameShown = heading.locator('.profile-name-text');
+  const nameText = await box(nameShown);
+  const verified = await box(heading.getByRole('img', { name: 'Verified' }));
+  const lineHeight = await heading.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+  expect(nameText.height).toBeLessThanOrEqual(lineHeight + 1);
+  expect(await nameShown.evaluate((el) => getComputedStyle(el).textOverflow)).toBe('ellipsis');
+  expect(verified.width).toBeGreaterThanOrEqual(20);
+  expect(verified.height).toBeGreaterThanOrEqual(20);
+  expect(verified.x - (nameText.x + nameText.width)).toBeGreaterThanOrEqual(0);
+  expect(verified.x - (nameText.x + nameText.width)).toBeLessThanOrEqual(12);
+  expect(verified.x + verified.width).toBeLessThanOrEqual(390);
 });

@@ -175,7 +175,7 @@ function ProfileView({ user: initial }: { user: PublicUser }) {
         </div>
         {user.isLive === 1 && <span className="live-badge profile-live">LIVE</span>}
         <h1 className="profile-name">
-          {user.name}
+          <span className="profile-name-text">{user.name}</span>
           {user.isVerified === 'approved' && (
             <span className="profile-verified" role="img" aria-label="Verified">
               <VerifiedIcon />

@@ -5,6 +5,7 @@ import type { Video } from '../../../contract';
 import { type PanelState, usePanelState } from '../../../state/panel';
 import { Avatar } from '../../../ui/Avatar';
 import { SeekBar } from './SeekBar';
+import './slot-polish.css';
 
 const TAGS_SHOWN = 5;
 
@@ -65,7 +66,8 @@ export function SlotInfo({
 function LiveChip({ user, panelState }: { user: Video['user']; panelState: PanelState }) {
   const label = (
     <>
-      <span className="live-dot" aria-hidden="true" /> Live now: watch {user.name}
+      <span className="live-dot" aria-hidden="true" />
+      <span className="feed-live-chip-text">Live now: watch {user.name}</span>
     </>
   );
   const link = user.liveLink;
