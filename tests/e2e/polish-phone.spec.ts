@@ -30,6 +30,13 @@ async function box(locator: Locator) {
   return b;
 }
 
+type Box = Awaited<ReturnType<typeof box>>;
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width - 0.5 &&
+  b.x < a.x + a.width - 0.5 &&
+  a.y < b.y + b.height - 0.5 &&
+  b.y < a.y + a.height - 0.5;
+
 test('the stats date fields show the whole date, from a 320 px phone up', async ({ page, request }) => {
   await signedIn(page, request, 'luna.vega@demo.test');
   for (const width of [390, 320]) {
@@ -114,4 +121,37 @@ test('a 74-character name is one line beside its badge, over the video and on th
   expect(verified.x - (nameText.x + nameText.width)).toBeGreaterThanOrEqual(0);
   expect(verified.x - (nameText.x + nameText.width)).toBeLessThanOrEqual(12);
   expect(verified.x + verified.width).toBeLessThanOrEqual(390);
+});
+
+test('hashtag chips and the seek line are 44 px targets that overlap nothing', async ({ page }) => {
+  const many = (await demoVideos(page)).find((v) => v.tags.length > 5);
+  if (!many) throw new Error('the demo has no clip with more than five tags');
+  await page.goto(`/video/${many.id}/${many.slug}`);
+  const seek = current(page).getByRole('slider', { name: 'Seek' });
+  await expect(seek).toBeVisible();
+  const chips = current(page).locator('.feed-tags li > *');
+  await expect(chips).toHaveCount(6);
+  const seekBox = await box(seek);
+  expect(seekBox.height).toBeGreaterThanOrEqual(44);
+  const boxes: Box[] = [];
+  for (const chip of await chips.all()) {
+    const label = (await chip.textContent()) ?? '';
+    const b = await box(chip);
+    expect(b.height, label).toBeGreaterThanOrEqual(44);
+    expect(b.width, label).toBeGreaterThanOrEqual(44);
+    expect(overlap(b, seekBox), `${label} and the seek line`).toBe(false);
+    for (const other of boxes) expect(overlap(b, other), label).toBe(false);
+    boxes.push(b);
+    // The whole box takes the tap, its transparent bands included.
+    for (const y of [b.y + 2, b.y + b.height - 2]) {
+      const hit = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.closest('.feed-tag') !== null,
+        { x: b.x + b.width / 2, y },
+      );
+      expect(hit, `${label} at ${y - b.y} px`).toBe(true);
+    }
+  }
+  // Two rows of chips, the line below them.
+  expect(new Set(boxes.map((b) => Math.round(b.y))).size).toBe(2);
+  expect(Math.max(...boxes.map((b) => b.y + b.height))).toBeLessThanOrEqual(seekBox.y + 0.5);
 });
