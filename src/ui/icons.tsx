@@ -200,6 +200,20 @@ export const ShareIcon = (p: IconProps) => (
   </Svg>
 );
 
+// The feed's More sheet (select, share, report) is part of the home feed's first load: its icons live here.
+export const CheckCircleIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="m8 12.5 2.7 2.7L16.2 9.5" />
+  </Svg>
+);
+
+export const FlagIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M5 21V4M5 4h11l-2 4 2 4H5" />
+  </Svg>
+);
+
 export const OfflineIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M2 8.5a15 15 0 0 1 4.5-2.8M10 5.1A15 15 0 0 1 22 8.5M5 12a10.5 10.5 0 0 1 3.3-2M13.6 9.6A10.5 10.5 0 0 1 19 12M8.5 15.5a5 5 0 0 1 7 0M12 19h.01M3 3l18 18" />

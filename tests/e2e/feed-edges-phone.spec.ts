@@ -67,11 +67,12 @@ test('sheets own their drags, select picks the video, the faces are drawn', asyn
   await expect(current(page)).toHaveAttribute('aria-label', first ?? '');
   await expect(current(page)).toHaveAttribute('aria-posinset', '1');
 
-  // 'Select' picks the video on screen: it becomes the stored selection and the feed moves to its own link.
+  // 'Select video' picks the video on screen: it becomes the stored selection and the feed restarts from it
+  // on its own link.
   const selected = await demoVideos(page).then((all) => all.find((v) => v.title === first));
   await current(page).getByRole('button', { name: 'More actions' }).click();
-  await more.getByRole('button', { name: 'Select' }).click();
-  await expect.poll(() => toastsSeen(page)).toContain('Video selected');
+  await more.getByRole('button', { name: 'Select video' }).click();
+  await expect.poll(() => toastsSeen(page)).toContain('Video selected: your feed now starts here');
   await expect(page).toHaveURL(new RegExp(`/video/${selected?.id}/${selected?.slug}$`));
   await expect(current(page)).toHaveAttribute('aria-label', first ?? '');
   await expect.poll(() => readKv(page, 'currentVideo')).toEqual({ id: selected?.id, slug: selected?.slug });

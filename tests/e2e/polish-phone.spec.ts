@@ -1,4 +1,6 @@
 import { expect, type Locator, type Page, test } from 'playwright/test';
+import { readKv } from './device';
+import { toastsSeen, watchToasts } from './members';
 import { signedIn } from './sign-in';
 
 // The rough edges a picky viewer found on a 390 px phone (issue 33), each measured the way it looked wrong:
@@ -154,4 +156,34 @@ test('hashtag chips and the seek line are 44 px targets that overlap nothing', a
   // Two rows of chips, the line below them.
   expect(new Set(boxes.map((b) => Math.round(b.y))).size).toBe(2);
   expect(Math.max(...boxes.map((b) => b.y + b.height))).toBeLessThanOrEqual(seekBox.y + 0.5);
+});
+
+test('the More sheet draws icons, and Select video says what it does and does it', async ({ page }) => {
+  await watchToasts(page);
+  await page.goto('/');
+  const first = await current(page).getAttribute('aria-label');
+  await current(page).getByRole('button', { name: 'More actions' }).click();
+  const more = page.getByRole('dialog', { name: 'More' });
+  const notes = {
+    'Select video': 'Restart your feed from this video',
+    Share: 'Send its link, or copy it',
+    Report: 'Tell us what is wrong with it',
+  };
+  for (const [name, note] of Object.entries(notes)) {
+    const item = more.getByRole('button', { name, exact: true });
+    await expect(item).toHaveAccessibleDescription(note);
+    await expect(item.locator('svg')).toBeVisible();
+  }
+  expect(await more.textContent()).not.toMatch(/[✓↗⚑]/);
+
+  const selected = (await demoVideos(page)).find((v) => v.title === first);
+  await more.getByRole('button', { name: 'Select video' }).click();
+  await expect.poll(() => toastsSeen(page)).toContain('Video selected: your feed now starts here');
+  await expect(page).toHaveURL(new RegExp(`/video/${selected?.id}/${selected?.slug}$`));
+  await expect(current(page)).toHaveAttribute('aria-label', first ?? '');
+  await expect(current(page)).toHaveAttribute('aria-posinset', '1');
+  await expect.poll(() => readKv(page, 'currentVideo')).toEqual({ id: selected?.id, slug: selected?.slug });
+  // Spec §2: any tab but home clears it.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discover' }).click();
+  await expect.poll(() => readKv(page, 'currentVideo')).toBeNull();
 });

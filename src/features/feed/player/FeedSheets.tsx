@@ -5,7 +5,7 @@ import type { Video } from '../../../contract';
 import { currentVideoAtom } from '../../../state/preferences';
 import { showToastAtom } from '../../../state/toast';
 import { patchVideoAtom } from '../feedAtoms';
-import { MoreSheet, RateSheet, shareVideo } from '../sheets/ActionSheets';
+import { MoreSheet, RateSheet, SELECTED_MESSAGE, shareVideo } from '../sheets/ActionSheets';
 import type { SlotAction } from './SlotActions';
 
 // Sheets the viewer opens load on demand: their code is not part of the first video's download. The rating
@@ -57,7 +57,7 @@ export function FeedSheets({
             else if (choice === 'share') void shareVideo(video).then(done);
             else {
               selectVideo({ id: video.id, slug: video.slug });
-              done('Video selected');
+              done(SELECTED_MESSAGE);
               navigate(`/video/${video.id}/${video.slug}`);
             }
           }}

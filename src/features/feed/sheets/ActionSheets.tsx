@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { errorText } from '../../../api/errors';
 import { postVideoRating } from '../../../api/videos';
 import type { Video } from '../../../contract';
+import { CheckCircleIcon, FlagIcon, type IconProps, ShareIcon } from '../../../ui/icons';
 import { Sheet } from '../../../ui/Sheet';
 import { SignupSheet } from '../../../ui/SignupSheet';
 import { RatingFace } from './RatingFace';
+import './more-sheet.css';
 
 /** The link a share carries: the start screen of this very video (spec §2: /video/{id}/{slug}). */
 export const shareUrl = (video: Video) => `${window.location.origin}/video/${video.id}/${video.slug}`;
@@ -31,30 +33,55 @@ export async function shareVideo(video: Video): Promise<string | null> {
 
 export type MoreChoice = 'select' | 'share' | 'report';
 
+/** Said by the toast once 'Select video' has done its work. */
+export const SELECTED_MESSAGE = 'Video selected: your feed now starts here';
+
+const MORE_ITEMS: { choice: MoreChoice; label: string; note: string; Icon: (p: IconProps) => ReactNode }[] = [
+  {
+    choice: 'select',
+    label: 'Select video',
+    note: 'Restart your feed from this video',
+    Icon: CheckCircleIcon,
+  },
+  { choice: 'share', label: 'Share', note: 'Send its link, or copy it', Icon: ShareIcon },
+  { choice: 'report', label: 'Report', note: 'Tell us what is wrong with it', Icon: FlagIcon },
+];
+
 /**
  * More actions (spec §2: select, share, report). *Reading chosen* for 'select': the viewer picks this video,
  * as a tap on a grid tile does: it becomes the device's stored selection (spec §3 currentVideo, cleared by
- * any tab but home) and the feed goes to the video's own link, which a reload, Back or a bookmark keep.
+ * any tab but home) and the feed restarts from it on the video's own link (the home feed with this video in
+ * front), which a reload, Back or a bookmark keep. A bare "Select" told a viewer none of that: each entry
+ * says what it does in a line under its name (its description, not part of the name).
  */
 export function MoreSheet({ onChoose, onClose }: { onChoose: (c: MoreChoice) => void; onClose: () => void }) {
+  const id = useId();
   return (
     <Sheet title="More" onClose={onClose}>
-      <ul className="sheet-list">
-        <li>
-          <button type="button" className="sheet-item" onClick={() => onChoose('select')}>
-            <span aria-hidden="true">✓</span> Select
-          </button>
-        </li>
-        <li>
-          <button type="button" className="sheet-item" onClick={() => onChoose('share')}>
-            <span aria-hidden="true">↗</span> Share
-          </button>
-        </li>
-        <li>
-          <button type="button" className="sheet-item" onClick={() => onChoose('report')}>
-            <span aria-hidden="true">⚑</span> Report
-          </button>
-        </li>
+      <ul className="sheet-list more-list">
+        {MORE_ITEMS.map(({ choice, label, note, Icon }) => (
+          <li key={choice}>
+            <button
+              type="button"
+              className="sheet-item more-item"
+              aria-labelledby={`${id}-${choice}`}
+              aria-describedby={`${id}-${choice}-note`}
+              onClick={() => onChoose(choice)}
+            >
+              <span className="more-item-icon">
+                <Icon />
+              </span>
+              <span className="more-item-text">
+                <span id={`${id}-${choice}`} className="more-item-label">
+                  {label}
+                </span>
+                <span id={`${id}-${choice}-note`} className="more-item-note">
+                  {note}
+                </span>
+              </span>
+            </button>
+          </li>
+        ))}
       </ul>
     </Sheet>
   );
