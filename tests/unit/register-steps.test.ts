@@ -7,9 +7,9 @@ import {
   currentStep,
   emptyRegisterValues,
   firstStep,
-  formSteps,
   nextStep,
   payloadOf,
+  progressOf,
   type RegisterValues,
   stepOfFields,
   stepperSchema,
@@ -62,10 +62,22 @@ describe('sign-up steps', () => {
     expect(currentStep('model', undefined, 'nonsense')).toBe('type');
   });
 
-  it('counts the form steps of the progress bar from where the flow starts', () => {
-    expect(formSteps('model', undefined)).toEqual(['type', 'username', 'sex', 'final']);
-    expect(formSteps('model', 'model')).toEqual(['username', 'sex', 'final']);
-    expect(formSteps('user', 'user')).toEqual(['final']);
+  it('counts the same steps whether the type was chosen on /register or by the /register/{type} link', () => {
+    // A creator: 4 steps, the type choice first, wherever it was made.
+    const fromRegister = ['type', 'username', 'sex', 'final'] as const;
+    expect(fromRegister.map((step) => progressOf('model', step))).toEqual([
+      { number: 1, total: 4 },
+      { number: 2, total: 4 },
+      { number: 3, total: 4 },
+      { number: 4, total: 4 },
+    ]);
+    // /register/model opens on its first step with the same number and total as /register's way there.
+    expect(progressOf('model', firstStep('model'))).toEqual({ number: 2, total: 4 });
+    // A viewer: 2 steps either way.
+    expect(progressOf('user', 'type')).toEqual({ number: 1, total: 2 });
+    expect(progressOf('user', firstStep('user'))).toEqual({ number: 2, total: 2 });
+    // Before a type is chosen the length of the flow is not known: no total to mislead.
+    expect(progressOf('', 'type')).toEqual({ number: 1, total: null });
   });
 
   it('finds the first step holding a refused field', () => {

@@ -30,9 +30,9 @@ import {
   emptyRegisterValues,
   type FormStep,
   firstStep,
-  formSteps,
   isSignupType,
   nextStep,
+  progressOf,
   type RegisterValues,
   type SignupType,
   STEP_FIELDS,
@@ -171,7 +171,6 @@ function Stepper({ fixedType }: { fixedType: SignupType | undefined }) {
     goTo(nextStep(form.values.type, step));
   };
 
-  const steps = formSteps(form.values.type, fixedType);
   const { heading, lead } = headings[step];
   return (
     <AuthShell
@@ -179,7 +178,7 @@ function Stepper({ fixedType }: { fixedType: SignupType | undefined }) {
       heading={heading}
       lead={lead}
       headingRef={headingRef}
-      progress={steps.length > 1 ? <Progress steps={steps} current={step} /> : undefined}
+      progress={<Progress {...progressOf(form.values.type, step)} />}
     >
       <Form form={form} aria-label="Create account" onSubmit={() => void continueFrom()}>
         {step === 'type' && <ChoiceField form={form} name="type" label="I want to" options={typeChoices} />}
@@ -195,17 +194,23 @@ function Stepper({ fixedType }: { fixedType: SignupType | undefined }) {
   );
 }
 
-function Progress({ steps, current }: { steps: readonly Step[]; current: Step }) {
-  const index = steps.indexOf(current);
+function Progress({ number, total }: { number: number; total: number | null }) {
   return (
     <div className="auth-progress">
-      <p className="visually-hidden">
-        Step {index + 1} of {steps.length}
-      </p>
+      <p className="visually-hidden">{total === null ? `Step ${number}` : `Step ${number} of ${total}`}</p>
       <ol className="auth-progress-bar" aria-hidden="true">
-        {steps.map((step, i) => (
-          <li key={step} className={i <= index ? 'is-done' : undefined} />
-        ))}
+        {total === null ? (
+          // How many steps follow depends on the choice: one open track rather than a count.
+          <>
+            <li className="is-done" />
+            <li className="is-rest" />
+          </>
+        ) : (
+          Array.from({ length: total }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the bar's segments are its positions.
+            <li key={i} className={i < number ? 'is-done' : undefined} />
+          ))
+        )}
       </ol>
     </div>
   );

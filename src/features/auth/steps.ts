@@ -37,10 +37,14 @@ export function nextStep(type: string, step: Step): Step {
   return steps[steps.indexOf(step) + 1] ?? 'verify';
 }
 
-/** The form steps a person goes through from where this flow starts (the progress bar), verify excluded. */
-export function formSteps(type: string, fixedType: SignupType | undefined): Step[] {
-  const steps: Step[] = stepsFor(type).filter((s) => s !== 'verify');
-  return steps.slice(steps.indexOf(firstStep(fixedType)));
+/**
+ * Where the progress bar stands. The type choice is step 1 of every flow, wherever it was made: a model
+ * counts 4 steps and a viewer 2, from /register as from /register/{type}, whose link made that choice (it
+ * opens on step 2, step 1 done). Until a type is chosen the length of the flow is unknown: `total` is null.
+ */
+export function progressOf(type: string, step: FormStep): { number: number; total: number | null } {
+  const steps = stepsFor(type).filter((s) => s !== 'verify');
+  return { number: steps.indexOf(step) + 1, total: isSignupType(type) ? steps.length : null };
 }
 
 /** What each form step asks for: its Continue checks these fields only. */

@@ -1,0 +1,48 @@
+// Issue 33's rough edges of the forms, as a picky person meets them on a phone (the same centred column at
+// every width, so the phone project only).
+import { expect, type Page, test } from 'playwright/test';
+import { messages } from '../../src/contract';
+
+const stepText = (page: Page) => page.locator('.auth-progress p');
+/** The segments of the progress bar, and how many are filled. */
+const bar = async (page: Page) => {
+  const segments = page.locator('.auth-progress-bar li');
+  return { all: await segments.count(), done: await segments.and(page.locator('.is-done')).count() };
+};
+
+test.describe('sign-up steps', () => {
+  test('/register and /register/model count the same 4 steps for a creator, and give each the same number', async ({
+    page,
+  }) => {
+    await page.goto('/register');
+    // No type yet: the length of the flow is not known, so no total is given.
+    await expect(stepText(page)).toHaveText('Step 1');
+    await page.getByRole('radio', { name: messages.auth.postVideos }).check();
+    await expect(stepText(page)).toHaveText('Step 1 of 4');
+    expect(await bar(page)).toEqual({ all: 4, done: 1 });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Choose your username' })).toBeVisible();
+    await expect(stepText(page)).toHaveText('Step 2 of 4');
+    const viaRegister = await bar(page);
+
+    await page.goto('/register/model');
+    await expect(page.getByRole('heading', { name: 'Choose your username' })).toBeVisible();
+    await expect(stepText(page)).toHaveText('Step 2 of 4');
+    expect(await bar(page)).toEqual(viaRegister);
+    expect(viaRegister).toEqual({ all: 4, done: 2 });
+  });
+
+  test('a viewer counts 2 steps either way', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByRole('radio', { name: messages.auth.watchVideos }).check();
+    await expect(stepText(page)).toHaveText('Step 1 of 2');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await expect(stepText(page)).toHaveText('Step 2 of 2');
+
+    await page.goto('/register/user');
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await expect(stepText(page)).toHaveText('Step 2 of 2');
+    expect(await bar(page)).toEqual({ all: 2, done: 2 });
+  });
+});
