@@ -163,3 +163,13 @@ export const messages = {
       'Upload-Length is required: uploads of unknown length (Upload-Defer-Length) are not supported.',
   },
 } as const;
+
+/**
+ * Messages that name no field ('Please fill all the fields.'): a form shows one of them once, above its send
+ * button, and marks the fields it is about, rather than repeating it under each of them.
+ */
+export const formLevelMessages: ReadonlySet<string> = new Set([
+  messages.auth.fillAllFields,
+  messages.auth.loginFillAll,
+  messages.profile.allFieldsRequired,
+]);

@@ -3,6 +3,13 @@
 import { expect, type Page, test } from 'playwright/test';
 import { messages } from '../../src/contract';
 
+const shot = async (page: Page, name: string) => {
+  if (process.env.E2E_SHOTS_DIR)
+    await page.screenshot({ path: `${process.env.E2E_SHOTS_DIR}/forms-${name}.png`, fullPage: true });
+};
+
+/** What the stepper tells a screen reader of where it stands ('Step 2 of 4'). */
+
 const stepText = (page: Page) => page.locator('.auth-progress p');
 /** The segments of the progress bar, and how many are filled. */
 const bar = async (page: Page) => {
@@ -45,4 +52,19 @@ test.describe('sign-up steps', () => {
     await expect(stepText(page)).toHaveText('Step 2 of 2');
     expect(await bar(page)).toEqual({ all: 2, done: 2 });
   });
+});
+
+test('an empty sign-up says "Please fill all the fields." once, for the form, and marks each empty field', async ({
+  page,
+}) => {
+  await page.goto('/register/user');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: messages.auth.fillAllFields })).toHaveText(
+    messages.auth.fillAllFields,
+  );
+  await expect(page.getByText(messages.auth.fillAllFields, { exact: true })).toHaveCount(1);
+  for (const label of ['Display name', 'Email', 'Password', 'Repeat password'])
+    await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Display name')).toHaveAccessibleDescription(messages.auth.fillAllFields);
+  await shot(page, 'register-empty');
 });

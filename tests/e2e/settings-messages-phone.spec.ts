@@ -14,7 +14,10 @@ interface Row {
   path: string;
   /** Types and clicks; `context` to take the network away. */
   act: (page: Page, context: BrowserContext) => Promise<void>;
-  /** The exact text, and where: under a field (its label), the form's own message, or a toast. */
+  /**
+   * The exact text, and where: under a field (its label), the form's own message, or a toast. A field with
+   * `where: 'form'`: a message about the whole form, shown once in the form's alert, which the field points to.
+   */
   expected: { text: string; field?: string; where?: 'form' | 'toast' };
   /** Checks what else the person should see, e.g. that what they typed is still there. */
   after?: (page: Page) => Promise<void>;
@@ -35,7 +38,7 @@ const passwordRows = on(demo.pendingModel, '/account/settings/password', [
   {
     name: 'both empty',
     act: (page) => save(page, 'Change password'),
-    expected: { text: 'All fields are required.', field: 'New password' },
+    expected: { text: 'All fields are required.', field: 'New password', where: 'form' },
   },
   {
     name: 'the repeat left empty',
@@ -43,7 +46,7 @@ const passwordRows = on(demo.pendingModel, '/account/settings/password', [
       await page.getByLabel('New password', { exact: true }).fill('long-enough-1');
       await save(page, 'Change password');
     },
-    expected: { text: 'All fields are required.', field: 'Repeat new password' },
+    expected: { text: 'All fields are required.', field: 'Repeat new password', where: 'form' },
   },
   {
     name: 'different passwords',
@@ -225,6 +228,9 @@ test.describe('settings messages (spec §5, §8)', () => {
             const ids = describedBy.split(' ').filter((id) => id.endsWith('-error'));
             expect(ids).toHaveLength(1);
             await expect(page.locator(`[id="${ids[0]}"]`)).toHaveText(text);
+            // Said once: under the field, or (a message about the whole form) in the form's alert only.
+            await expect(page.getByText(text, { exact: true })).toHaveCount(1);
+            if (where === 'form') await expect(page.locator('.form-error')).toHaveText(text);
           } else if (where === 'form') {
             await expect(page.locator('.form-error')).toHaveText(text);
           } else {

@@ -47,17 +47,65 @@ const type = (label: string, value: string) =>
   act(async () => fireEvent.change(screen.getByLabelText(label), { target: { value } }));
 
 describe('form kit', () => {
-  it("shows the contract's message under each field on submit, ties it to the input and focuses the first", async () => {
+  it("shows the contract's message under its field on submit, ties it to the input and focuses the first", async () => {
     let sent = 0;
     render(<LoginForm onSubmit={() => void sent++} />);
+    await type('Email', 'has space@example.com');
     await submit();
     const email = screen.getByLabelText('Email');
     expect(email.getAttribute('aria-invalid')).toBe('true');
     const described = document.getElementById(email.getAttribute('aria-describedby') ?? '');
-    expect(described?.textContent).toBe(messages.auth.loginFillAll);
-    expect(screen.getAllByText(messages.auth.loginFillAll)).toHaveLength(2);
+    expect(described?.textContent).toBe(messages.auth.loginEmailSpaces);
+    expect(described?.closest('.field')?.contains(email)).toBe(true);
     expect(document.activeElement).toBe(email);
     expect(sent).toBe(0);
+  });
+
+  it('shows a message about the whole form once, in its alert, and marks every field it is about', async () => {
+    render(<LoginForm />);
+    await submit();
+    // 'Please fill in all fields.' names no field: one alert, not one line under each field.
+    expect(screen.getAllByText(messages.auth.loginFillAll)).toHaveLength(1);
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe(messages.auth.loginFillAll);
+    for (const label of ['Email', 'Password']) {
+      const input = screen.getByLabelText(label);
+      expect(input.getAttribute('aria-invalid')).toBe('true');
+      expect(input.closest('.field')?.classList.contains('has-error')).toBe(true);
+      // Each empty field points to the one alert that explains it.
+      expect(input.getAttribute('aria-describedby')?.split(' ')).toContain(alert.id);
+    }
+    expect(document.activeElement).toBe(screen.getByLabelText('Email'));
+    // One field filled: the same words stay where they were, on the form, and the filled field is clear.
+    await type('Email', 'luna@example.com');
+    expect(screen.getAllByText(messages.auth.loginFillAll)).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toBe(messages.auth.loginFillAll);
+    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBeNull();
+    expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBe('true');
+    await type('Password', 'secret-password');
+    expect(screen.getByRole('alert').textContent).toBe('');
+  });
+
+  it('shows one message several fields carry at once a single time', async () => {
+    const schema = v.object({
+      city: v.pipe(v.string(), v.nonEmpty('Required.')),
+      street: v.pipe(v.string(), v.nonEmpty('Required.')),
+    });
+    function Address() {
+      const form = useForm({ schema, initial: { city: '', street: '' }, onSubmit: () => undefined });
+      return (
+        <Form form={form}>
+          <TextField form={form} name="city" label="City" />
+          <TextField form={form} name="street" label="Street" />
+          <SubmitButton form={form}>Save</SubmitButton>
+        </Form>
+      );
+    }
+    render(<Address />);
+    await submit('Save');
+    expect(screen.getAllByText('Required.')).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toBe('Required.');
+    expect(screen.getByLabelText('Street').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('lets the messages follow the typing after a first attempt, and sends the parsed payload', async () => {
@@ -334,6 +382,7 @@ describe('form kit for steppers and live checks', () => {
           <button type="button" onClick={() => form.setFieldError('username', undefined)}>
             Free
           </button>
+          <SubmitButton form={form}>Save</SubmitButton>
         </Form>
       );
     }

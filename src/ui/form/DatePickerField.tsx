@@ -2,7 +2,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { ChevronLeftIcon, ChevronRightIcon } from '../icons';
 import { CalendarIcon } from '../more-icons';
 import { Sheet } from '../Sheet';
-import { describedBy, FieldNotes } from './FieldNotes';
+import { describedBy, FieldNotes, messageOf } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './date-picker.css';
 
@@ -191,11 +191,11 @@ export function DatePickerField<V extends FormValues, K extends DateKeys<V>>({
 }) {
   const [open, setOpen] = useState(false);
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   const value = String(form.values[name] ?? '');
-  const described = describedBy(id, error, hint);
+  const described = describedBy(id, error, hint, ...formRef);
   return (
-    <div className={`field date-picker-field${error ? ' has-error' : ''} ${className}`}>
+    <div className={`field date-picker-field${invalid ? ' has-error' : ''} ${className}`}>
       <label htmlFor={id} className="field-label">
         {label}
       </label>
@@ -208,7 +208,7 @@ export function DatePickerField<V extends FormValues, K extends DateKeys<V>>({
           value={value ? formatDay(value) : ''}
           placeholder="Choose a date"
           aria-haspopup="dialog"
-          aria-invalid={error ? true : undefined}
+          aria-invalid={invalid || undefined}
           aria-describedby={described}
           onClick={() => setOpen(true)}
           onKeyDown={(event) => {

@@ -1,4 +1,20 @@
 import type { ReactNode } from 'react';
+import type { FormApi, FormValues } from './useForm';
+
+/**
+ * How a field's message shows: under the field (`error`), or, for one that speaks of the whole form
+ * ('Please fill all the fields.'), only once in the form's alert, which the control is then described by
+ * (`formRef`). The field is marked `invalid` either way.
+ */
+export function messageOf<V extends FormValues>(form: FormApi<V>, name: keyof V & string) {
+  const message = form.errors[name];
+  const atForm = message !== undefined && form.formMessages.includes(message);
+  return {
+    error: atForm ? undefined : message,
+    invalid: Boolean(message),
+    formRef: atForm ? [form.formMessagesId] : [],
+  };
+}
 
 /** The ids a control points to with aria-describedby: its message first, then its hint. */
 export function describedBy(id: string, error: string | undefined, hint: ReactNode, ...more: string[]) {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { CloseIcon } from '../icons';
 import { CameraIcon, ImageIcon } from '../more-icons';
-import { describedBy, FieldNotes } from './FieldNotes';
+import { describedBy, FieldNotes, messageOf } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './image-field.css';
 
@@ -49,11 +49,11 @@ export function ImageField<V extends FormValues, K extends ImageKeys<V>>({
   className?: string;
 }) {
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   const value = form.values[name];
   const preview = usePreview(value);
   const picked = value instanceof Blob && value.size > 0;
-  const described = describedBy(id, error, hint);
+  const described = describedBy(id, error, hint, ...formRef);
 
   const take = (input: HTMLInputElement) => {
     const file = input.files?.[0];
@@ -65,7 +65,7 @@ export function ImageField<V extends FormValues, K extends ImageKeys<V>>({
   };
 
   return (
-    <fieldset className={`field image-field${error ? ' has-error' : ''} ${className}`}>
+    <fieldset className={`field image-field${invalid ? ' has-error' : ''} ${className}`}>
       <legend className="field-label">{label}</legend>
       <div className="image-field-body">
         <div className={`image-field-preview${picked ? ' is-picked' : ''}`}>
@@ -111,7 +111,7 @@ export function ImageField<V extends FormValues, K extends ImageKeys<V>>({
               accept={accept}
               className="visually-hidden"
               aria-label={`${label}: choose a photo`}
-              aria-invalid={error ? true : undefined}
+              aria-invalid={invalid || undefined}
               aria-describedby={described}
               onChange={(event) => take(event.currentTarget)}
             />

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type SignaturePadType from 'signature_pad';
 import type { PointGroup } from 'signature_pad';
-import { describedBy, FieldNotes } from './FieldNotes';
+import { describedBy, FieldNotes, messageOf } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './signature-field.css';
 
@@ -74,7 +74,7 @@ export function SignatureField<V extends FormValues, K extends BlobKeys<V>, S ex
   hint?: string;
 }) {
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef: atForm } = messageOf(form, name);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const padRef = useRef<SignaturePadType | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
@@ -182,10 +182,10 @@ export function SignatureField<V extends FormValues, K extends BlobKeys<V>, S ex
   }, [strokes, paint]);
 
   const typed = strokes && 'typed' in strokes ? strokes.typed : '';
-  const described = describedBy(id, error, hint, `${id}-how`);
+  const described = describedBy(id, error, hint, ...atForm, `${id}-how`);
 
   return (
-    <fieldset className={`field signature-field${error ? ' has-error' : ''}`}>
+    <fieldset className={`field signature-field${invalid ? ' has-error' : ''}`}>
       <legend className="field-label">{label}</legend>
       <div className="signature-pad">
         <canvas

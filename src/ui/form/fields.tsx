@@ -1,6 +1,6 @@
 import { type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
 import { CloseIcon, EyeIcon, EyeOffIcon } from '../icons';
-import { describedBy, FieldNotes } from './FieldNotes';
+import { describedBy, FieldNotes, messageOf } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './form.css';
 
@@ -25,6 +25,7 @@ function FieldFrame({
   hint,
   hintTone,
   error,
+  invalid = Boolean(error),
   extra,
   className = '',
   children,
@@ -33,13 +34,15 @@ function FieldFrame({
   label: ReactNode;
   hint?: ReactNode;
   hintTone?: 'good' | undefined;
-  error?: string;
+  /** The message under the field; none when it shows in the form's alert (`invalid` marks the field then). */
+  error?: string | undefined;
+  invalid?: boolean;
   extra?: ReactNode;
   className?: string;
   children: ReactNode;
 }) {
   return (
-    <div className={`field${error ? ' has-error' : ''} ${className}`}>
+    <div className={`field${invalid ? ' has-error' : ''} ${className}`}>
       <div className="field-label-row">
         <label htmlFor={id} className="field-label">
           {label}
@@ -79,9 +82,17 @@ export function TextField<V extends FormValues, K extends KeysOf<V, string>>({
   readOnly?: boolean;
 }) {
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   return (
-    <FieldFrame id={id} label={label} hint={hint} hintTone={hintTone} error={error} className={className}>
+    <FieldFrame
+      id={id}
+      label={label}
+      hint={hint}
+      hintTone={hintTone}
+      error={error}
+      invalid={invalid}
+      className={className}
+    >
       <input
         autoCapitalize={autoCapitalize}
         spellCheck={autoCapitalize === 'off' ? false : undefined}
@@ -97,8 +108,8 @@ export function TextField<V extends FormValues, K extends KeysOf<V, string>>({
         placeholder={placeholder}
         maxLength={maxLength}
         readOnly={readOnly}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(id, error, hint, ...formRef)}
       />
     </FieldFrame>
   );
@@ -115,9 +126,9 @@ export function PasswordField<V extends FormValues, K extends KeysOf<V, string>>
 }: BaseProps<V, K> & { autoComplete?: 'current-password' | 'new-password' }) {
   const [shown, setShown] = useState(false);
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   return (
-    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+    <FieldFrame id={id} label={label} hint={hint} error={error} invalid={invalid} className={className}>
       <div className="field-affix">
         <input
           id={id}
@@ -129,8 +140,8 @@ export function PasswordField<V extends FormValues, K extends KeysOf<V, string>>
           autoComplete={autoComplete}
           autoCapitalize="off"
           spellCheck={false}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error, hint)}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy(id, error, hint, ...formRef)}
         />
         <button
           type="button"
@@ -159,7 +170,7 @@ export function TextAreaField<V extends FormValues, K extends KeysOf<V, string>>
   placeholder,
 }: BaseProps<V, K> & { maxLength?: number; rows?: number; placeholder?: string }) {
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   const length = String(form.values[name] ?? '').length;
   const counter =
     maxLength === undefined ? undefined : (
@@ -171,7 +182,15 @@ export function TextAreaField<V extends FormValues, K extends KeysOf<V, string>>
       </span>
     );
   return (
-    <FieldFrame id={id} label={label} hint={hint} error={error} extra={counter} className={className}>
+    <FieldFrame
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      invalid={invalid}
+      extra={counter}
+      className={className}
+    >
       <textarea
         id={id}
         name={name}
@@ -180,8 +199,8 @@ export function TextAreaField<V extends FormValues, K extends KeysOf<V, string>>
         value={String(form.values[name] ?? '')}
         onChange={(event) => form.setValue(name, event.target.value as V[K])}
         placeholder={placeholder}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(id, error, hint, ...formRef)}
       />
     </FieldFrame>
   );
@@ -217,9 +236,9 @@ export function SelectField<V extends FormValues, K extends KeysOf<V, string>>({
   autoComplete,
 }: BaseProps<V, K> & { options: readonly Option[]; placeholder?: string; autoComplete?: string }) {
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   return (
-    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+    <FieldFrame id={id} label={label} hint={hint} error={error} invalid={invalid} className={className}>
       <select
         id={id}
         name={name}
@@ -227,8 +246,8 @@ export function SelectField<V extends FormValues, K extends KeysOf<V, string>>({
         value={String(form.values[name] ?? '')}
         onChange={(event) => form.setValue(name, event.target.value as V[K])}
         autoComplete={autoComplete}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(id, error, hint, ...formRef)}
       >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {grouped(options).map(([group, list]) => {
@@ -259,9 +278,9 @@ export function CheckboxField<V extends FormValues, K extends KeysOf<V, boolean>
   className = '',
 }: BaseProps<V, K>) {
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   return (
-    <div className={`field field-check${error ? ' has-error' : ''} ${className}`}>
+    <div className={`field field-check${invalid ? ' has-error' : ''} ${className}`}>
       <div className="field-check-row">
         <input
           id={id}
@@ -270,8 +289,8 @@ export function CheckboxField<V extends FormValues, K extends KeysOf<V, boolean>
           className="field-checkbox"
           checked={Boolean(form.values[name])}
           onChange={(event) => form.setValue(name, event.target.checked as V[K])}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error, hint)}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy(id, error, hint, ...formRef)}
         />
         <label htmlFor={id}>{label}</label>
       </div>
@@ -328,11 +347,11 @@ export function ChoiceField<V extends FormValues, K extends KeysOf<V, string>>({
   variant = 'cards',
 }: BaseProps<V, K> & { options: readonly Choice[]; variant?: 'cards' | 'list' }) {
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   return (
     <fieldset
-      className={`field field-choices is-${variant}${error ? ' has-error' : ''} ${className}`}
-      aria-describedby={describedBy(id, error, hint)}
+      className={`field field-choices is-${variant}${invalid ? ' has-error' : ''} ${className}`}
+      aria-describedby={describedBy(id, error, hint, ...formRef)}
     >
       <legend className="field-label">{label}</legend>
       <div className="field-choice-list">
@@ -388,7 +407,10 @@ export function ChipsField<V extends FormValues, K extends KeysOf<V, string[]>>(
   const [refusal, setRefusal] = useState<string | undefined>();
   const id = form.fieldId(name);
   const chips = (form.values[name] as string[] | undefined) ?? [];
-  const error = refusal ?? form.errors[name];
+  const field = messageOf(form, name);
+  const error = refusal ?? field.error;
+  const invalid = Boolean(refusal) || field.invalid;
+  const formRef = refusal ? [] : field.formRef;
 
   const add = (raw: string) => {
     const chip = raw.trim();
@@ -413,7 +435,7 @@ export function ChipsField<V extends FormValues, K extends KeysOf<V, string[]>>(
   };
 
   return (
-    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+    <FieldFrame id={id} label={label} hint={hint} error={error} invalid={invalid} className={className}>
       <div className="field-input field-chips">
         {chips.length > 0 && (
           <ul className="chip-list" aria-label="Added">
@@ -460,8 +482,8 @@ export function ChipsField<V extends FormValues, K extends KeysOf<V, string[]>>(
           onBlur={() => {
             if (add(draft)) setDraft('');
           }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error, hint)}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy(id, error, hint, ...formRef)}
         />
       </div>
     </FieldFrame>
@@ -480,9 +502,9 @@ export function DateField<V extends FormValues, K extends KeysOf<V, string>>({
   max,
 }: BaseProps<V, K> & { type?: 'date' | 'datetime-local'; min?: string; max?: string }) {
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   return (
-    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+    <FieldFrame id={id} label={label} hint={hint} error={error} invalid={invalid} className={className}>
       <input
         id={id}
         name={name}
@@ -492,8 +514,8 @@ export function DateField<V extends FormValues, K extends KeysOf<V, string>>({
         min={min}
         max={max}
         onChange={(event) => form.setValue(name, event.target.value as V[K])}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(id, error, hint, ...formRef)}
       />
     </FieldFrame>
   );
@@ -520,14 +542,14 @@ export function ColorField<V extends FormValues, K extends KeysOf<V, string>>({
   customLabel = 'Custom colour',
 }: BaseProps<V, K> & { palette: readonly Swatch[]; customLabel?: string }) {
   const id = form.fieldId(name);
-  const error = form.errors[name];
+  const { error, invalid, formRef } = messageOf(form, name);
   const value = String(form.values[name] ?? '').toLowerCase();
   const inPalette = palette.some((swatch) => swatch.value.toLowerCase() === value);
   const set = (color: string) => form.setValue(name, color.toLowerCase() as V[K]);
   return (
     <fieldset
-      className={`field field-colors${error ? ' has-error' : ''} ${className}`}
-      aria-describedby={describedBy(id, error, hint)}
+      className={`field field-colors${invalid ? ' has-error' : ''} ${className}`}
+      aria-describedby={describedBy(id, error, hint, ...formRef)}
     >
       <legend className="field-label">{label}</legend>
       <div className="field-swatches">
@@ -586,8 +608,12 @@ export function SubmitButton<V extends FormValues>({
   const waiting = form.submitting || busy;
   return (
     <>
-      <div className="form-error-region" role="alert">
-        {form.formError && <p className="form-error">{form.formError}</p>}
+      <div className="form-error-region" role="alert" id={form.formMessagesId}>
+        {form.formMessages.map((message) => (
+          <p key={message} className="form-error">
+            {message}
+          </p>
+        ))}
       </div>
       <button
         type="submit"

@@ -2,6 +2,7 @@ import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useStat
 import * as v from 'valibot';
 import { type ErrorTexts, errorText } from '../../api/errors';
 import { ApiError } from '../../api/http';
+import { formLevelMessages } from '../../contract/messages';
 import { deleteDraft, readDraft, writeDraft } from '../../offline/drafts';
 import { readAuth } from '../../state/auth';
 
@@ -37,6 +38,13 @@ export interface FormApi<V extends FormValues> {
   errors: FieldErrors<V>;
   /** A message that belongs to no field: the server's, or a 422 message for a field this form lacks. */
   formError: string | null;
+  /**
+   * What the form's alert shows, each once: `formError`, and any field message that speaks of the whole form
+   * (see `formLevelOf`); the fields carrying one are marked, and say nothing under themselves.
+   */
+  formMessages: readonly string[];
+  /** The id of the form's alert, which a field whose message shows there points to. */
+  formMessagesId: string;
   submitting: boolean;
   setValue: <K extends keyof V & string>(name: K, value: V[K]) => void;
   setValues: (patch: Partial<V>) => void;
@@ -92,6 +100,22 @@ export function serverErrorsToFields(
     else rest ??= message;
   }
   return { fields, rest };
+}
+
+/**
+ * The field messages that speak of the whole form: those the contract words for no field in particular
+ * ('Please fill all the fields.'), and any one several fields carry at once. Shown once, not under each.
+ */
+export function formLevelOf(errors: Readonly<Record<string, string | undefined>>): string[] {
+  const seen = new Set<string>();
+  const shared: string[] = [];
+  for (const message of Object.values(errors)) {
+    if (!message) continue;
+    if ((formLevelMessages.has(message) || seen.has(message)) && !shared.includes(message))
+      shared.push(message);
+    seen.add(message);
+  }
+  return shared;
 }
 
 const draftKeyOf = (key: string) => `${readAuth()?.userId ?? 'guest'}:${key}`;
@@ -306,12 +330,19 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
     if (key) void deleteDraft(key).catch(() => undefined);
   }, []);
 
+  const formMessages = useMemo(() => {
+    const shared = formLevelOf(errors as Record<string, string | undefined>);
+    return formError && !shared.includes(formError) ? [formError, ...shared] : shared;
+  }, [errors, formError]);
+
   return useMemo(
     () => ({
       id,
       values,
       errors,
       formError,
+      formMessages,
+      formMessagesId: `${id}-form-error`,
       submitting,
       setValue,
       setValues,
@@ -327,6 +358,7 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
       values,
       errors,
       formError,
+      formMessages,
       submitting,
       setValue,
       setValues,
