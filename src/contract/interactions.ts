@@ -90,6 +90,9 @@ export const reportMessages = {
   tooMany: 'You sent too many reports. Please try again later.',
 } as const;
 
+/** The longest description of a report: the box takes no more, and the server refuses more. */
+export const REPORT_MESSAGE_MAX = 2000;
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a 422 instead of a 500. */
 export const noNul = (message: string) => v.check((s: string) => !s.includes('\u0000'), message);
@@ -134,7 +137,7 @@ export const reportVideoSchema = (opts: { guest: boolean }) =>
       v.string(reportMessages.missingMessage),
       v.trim(),
       v.nonEmpty(reportMessages.missingMessage),
-      v.maxLength(2000, 'Description cannot exceed 2000 characters.'),
+      v.maxLength(REPORT_MESSAGE_MAX, `Description cannot exceed ${REPORT_MESSAGE_MAX} characters.`),
       noNul(reportMessages.missingMessage),
     ),
     guest_id: v.optional(v.nullable(guestIdSchema)),

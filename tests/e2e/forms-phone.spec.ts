@@ -1,7 +1,8 @@
 // Issue 33's rough edges of the forms, as a picky person meets them on a phone (the same centred column at
 // every width, so the phone project only).
 import { expect, type Page, test } from 'playwright/test';
-import { messages } from '../../src/contract';
+import { messages, REPORT_MESSAGE_MAX } from '../../src/contract';
+import { current } from './ads';
 
 const shot = async (page: Page, name: string) => {
   if (process.env.E2E_SHOTS_DIR)
@@ -67,4 +68,18 @@ test('an empty sign-up says "Please fill all the fields." once, for the form, an
     await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Display name')).toHaveAccessibleDescription(messages.auth.fillAllFields);
   await shot(page, 'register-empty');
+});
+
+test('the report box takes no more than the 2000 characters its counter allows', async ({ page }) => {
+  await page.goto('/');
+  await current(page).getByRole('button', { name: 'More actions' }).click();
+  await page.getByRole('button', { name: 'Report' }).click();
+  const box = page.getByLabel('Description');
+  await box.fill('x'.repeat(REPORT_MESSAGE_MAX + 100));
+  await expect(box).toHaveValue('x'.repeat(REPORT_MESSAGE_MAX));
+  // Typing on at the limit adds nothing either.
+  await box.press('End');
+  await box.pressSequentially('yz');
+  await expect(box).toHaveValue('x'.repeat(REPORT_MESSAGE_MAX));
+  await expect(page.getByText(`${REPORT_MESSAGE_MAX}/${REPORT_MESSAGE_MAX}`)).toBeVisible();
 });

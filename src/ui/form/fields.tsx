@@ -158,7 +158,12 @@ export function PasswordField<V extends FormValues, K extends KeysOf<V, string>>
   );
 }
 
-/** Multi-line text; with `maxLength` a counter says how much room is left (announced when it runs out). */
+/**
+ * Multi-line text; with `maxLength` a counter says how much room is left (announced when it runs out). By
+ * default more can be typed, the counter turns red and the schema's message says what is wrong (the spec has
+ * words for it: 'Description cannot exceed 200 characters.'); `overflow="stop"` takes no more than
+ * `maxLength` at all, for a box whose limit has no words of the spec.
+ */
 export function TextAreaField<V extends FormValues, K extends KeysOf<V, string>>({
   form,
   name,
@@ -166,9 +171,15 @@ export function TextAreaField<V extends FormValues, K extends KeysOf<V, string>>
   hint,
   className,
   maxLength,
+  overflow = 'warn',
   rows = 4,
   placeholder,
-}: BaseProps<V, K> & { maxLength?: number; rows?: number; placeholder?: string }) {
+}: BaseProps<V, K> & {
+  maxLength?: number;
+  overflow?: 'warn' | 'stop';
+  rows?: number;
+  placeholder?: string;
+}) {
   const id = form.fieldId(name);
   const { error, invalid, formRef } = messageOf(form, name);
   const length = String(form.values[name] ?? '').length;
@@ -196,6 +207,7 @@ export function TextAreaField<V extends FormValues, K extends KeysOf<V, string>>
         name={name}
         className="field-input"
         rows={rows}
+        maxLength={overflow === 'stop' ? maxLength : undefined}
         value={String(form.values[name] ?? '')}
         onChange={(event) => form.setValue(name, event.target.value as V[K])}
         placeholder={placeholder}

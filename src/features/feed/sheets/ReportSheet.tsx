@@ -1,5 +1,5 @@
 import { postVideoReport } from '../../../api/videos';
-import { reportMessages, reportReasons, reportVideoSchema } from '../../../contract';
+import { REPORT_MESSAGE_MAX, reportMessages, reportReasons, reportVideoSchema } from '../../../contract';
 import { reportReasonLabels } from '../../../contract/report-labels';
 import { ChoiceField, Form, SubmitButton, TextAreaField, TextField, useForm } from '../../../ui/form';
 import { Sheet } from '../../../ui/Sheet';
@@ -37,7 +37,14 @@ export function ReportSheet({
       <Form form={form} aria-label="Report video">
         <ChoiceField form={form} name="reason" label="Reason" options={reasonOptions} variant="list" />
         {guest && <TextField form={form} name="email" label="Email" type="email" autoComplete="email" />}
-        <TextAreaField form={form} name="message" label="Description" maxLength={2000} rows={3} />
+        <TextAreaField
+          form={form}
+          name="message"
+          label="Description"
+          maxLength={REPORT_MESSAGE_MAX}
+          overflow="stop"
+          rows={3}
+        />
         <SubmitButton form={form}>Send report</SubmitButton>
       </Form>
     </Sheet>
