@@ -3,6 +3,8 @@
 import { expect, type Page, test } from 'playwright/test';
 import { messages, REPORT_MESSAGE_MAX } from '../../src/contract';
 import { current } from './ads';
+import { memberOn } from './members';
+import { DEMO_USER } from './sign-in';
 
 const shot = async (page: Page, name: string) => {
   if (process.env.E2E_SHOTS_DIR)
@@ -10,7 +12,6 @@ const shot = async (page: Page, name: string) => {
 };
 
 /** What the stepper tells a screen reader of where it stands ('Step 2 of 4'). */
-
 const stepText = (page: Page) => page.locator('.auth-progress p');
 /** The segments of the progress bar, and how many are filled. */
 const bar = async (page: Page) => {
@@ -82,4 +83,16 @@ test('the report box takes no more than the 2000 characters its counter allows',
   await box.pressSequentially('yz');
   await expect(box).toHaveValue('x'.repeat(REPORT_MESSAGE_MAX));
   await expect(page.getByText(`${REPORT_MESSAGE_MAX}/${REPORT_MESSAGE_MAX}`)).toBeVisible();
+});
+
+test.describe('signed in', () => {
+  test('/support fills in the account’s email, which can still be changed', async ({ page, request }) => {
+    await memberOn(page, request, DEMO_USER);
+    await page.goto('/support');
+    const email = page.getByLabel('Email');
+    await expect(email).toHaveValue(DEMO_USER);
+    await email.fill('another.address@example.com');
+    await expect(email).toHaveValue('another.address@example.com');
+    await shot(page, 'support');
+  });
 });

@@ -1,6 +1,6 @@
 // The form kit (src/ui/form) and the error texts (src/api/errors.ts) through real React renders in happy-dom,
 // with the contract's own schemas: what a person typing into a form sees.
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errorText, firstFieldError } from '../../src/api/errors';
@@ -305,6 +305,45 @@ describe('form kit', () => {
     render(<LoginForm draft={draft} />);
     await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
     expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+  });
+
+  it('fills an empty field with what is known from elsewhere, without beating or writing a draft', async () => {
+    let api: { prefill: (patch: Partial<LoginValues>) => void } | undefined;
+    function Support({ draftKey }: { draftKey: string }) {
+      const form = useForm({
+        schema: loginSchema,
+        initial: { email: '', password: '' },
+        draft: { key: draftKey },
+        onSubmit: () => undefined,
+      });
+      api = form;
+      return <TextField form={form} name="email" label="Email" />;
+    }
+    const email = () => (screen.getByLabelText('Email') as HTMLInputElement).value;
+    // Known late (the account is read after the form opened): filled in, still the person's to change.
+    const first = render(<Support draftKey="prefill-test" />);
+    await act(async () => api?.prefill({ email: 'me@example.com' }));
+    expect(email()).toBe('me@example.com');
+    await type('Email', 'other@example.com');
+    await act(async () => api?.prefill({ email: 'me@example.com' }));
+    expect(email()).toBe('other@example.com');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 400)));
+    first.unmount();
+    // What was typed comes back from the draft and wins over what is known.
+    const second = render(<Support draftKey="prefill-test" />);
+    await act(async () => api?.prefill({ email: 'me@example.com' }));
+    await waitFor(() => expect(email()).toBe('other@example.com'));
+    second.unmount();
+    // A draft whose field was left empty does not clear what was filled in.
+    render(<Support draftKey="prefill-empty-test" />);
+    await type('Email', 'x');
+    await type('Email', '');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 400)));
+    cleanup();
+    render(<Support draftKey="prefill-empty-test" />);
+    await act(async () => api?.prefill({ email: 'me@example.com' }));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(email()).toBe('me@example.com');
   });
 
   it('does not bring back a draft that was sent before its write settled', async () => {

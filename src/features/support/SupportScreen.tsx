@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { postContact } from '../../api/contact';
 import { contactSchema, messages } from '../../contract';
+import { useOwnProfile } from '../../state/ownProfile';
 import { Form, SubmitButton, TextAreaField, TextField, useForm } from '../../ui/form';
 import { ChatIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
@@ -10,23 +11,30 @@ import './support.css';
 /**
  * /support (spec §2 contact form): Email and Message to the operator. The contract's own schema checks the
  * form first, so a mistake reads the same as the server would say it; a 429 gets the spec's words, any other
- * failure the server's message. What is typed stays on the device until it is sent.
+ * failure the server's message. What is typed stays on the device until it is sent. A signed-in person finds
+ * their account's email already in (still theirs to change): at once when the account was read before,
+ * else once it is.
  */
 export function SupportScreen() {
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const accountEmail = useOwnProfile().profile?.email ?? '';
   const form = useForm({
     schema: contactSchema,
-    initial: { email: '', message: '' },
+    initial: { email: accountEmail, message: '' },
     draft: { key: 'support' },
     errorTexts: { status: { 429: messages.contact.tooMany } },
     onSubmit: async (input) => {
       await postContact(input);
-      // Spec §4: on success the fields clear.
-      form.reset();
+      // Spec §4: on success the fields clear (the account's email stays in for a next message).
+      form.reset({ email: accountEmail, message: '' });
       setSentTo(input.email);
     },
   });
-  const typing = form.values.email !== '' || form.values.message !== '';
+  const { prefill } = form;
+  useEffect(() => {
+    if (accountEmail) prefill({ email: accountEmail });
+  }, [accountEmail, prefill]);
+  const typing = form.values.message !== '' || ![accountEmail, ''].includes(form.values.email);
 
   return (
     <>

@@ -48,6 +48,11 @@ export interface FormApi<V extends FormValues> {
   submitting: boolean;
   setValue: <K extends keyof V & string>(name: K, value: V[K]) => void;
   setValues: (patch: Partial<V>) => void;
+  /**
+   * Fills the fields still empty with what is known from elsewhere (the signed-in account's email). Not
+   * typing: a draft's own value still wins, an empty one does not clear it, and no draft is written for it.
+   */
+  prefill: (patch: Partial<V>) => void;
   /** Shows messages found outside the schema (a taken username, a picture too big). */
   setErrors: (errors: FieldErrors<V>, formError?: string | null) => void;
   /**
@@ -138,6 +143,7 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
   const live = useRef<Set<string> | 'all'>(new Set());
   const fromServer = useRef(new Set<string>());
   const touched = useRef(false);
+  const prefilled = useRef(new Set<string>());
   const latest = useRef(options);
   latest.current = options;
   const valuesRef = useRef(values);
@@ -172,7 +178,9 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
       .then((stored) => {
         if (cancelled || !stored || touched.current) return;
         const known = Object.fromEntries(
-          Object.entries(stored).filter(([key]) => key in latest.current.initial),
+          Object.entries(stored).filter(
+            ([key, value]) => key in latest.current.initial && !(value === '' && prefilled.current.has(key)),
+          ),
         ) as Partial<V>;
         setValuesState((current) => ({ ...current, ...known }));
       })
@@ -226,6 +234,25 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
     <K extends keyof V & string>(name: K, value: V[K]) =>
       setValues({ [name]: value } as unknown as Partial<V>),
     [setValues],
+  );
+
+  const prefill = useCallback(
+    (patch: Partial<V>) => {
+      const empty = Object.entries(patch).filter(([key, value]) => {
+        const now = valuesRef.current[key];
+        return value !== undefined && value !== '' && (now === undefined || now === '');
+      });
+      if (empty.length === 0) return;
+      for (const [key] of empty) prefilled.current.add(key);
+      const next = { ...valuesRef.current, ...Object.fromEntries(empty) } as V;
+      valuesRef.current = next;
+      setValuesState(next);
+      revalidate(
+        next,
+        empty.map(([key]) => key),
+      );
+    },
+    [revalidate],
   );
 
   const fieldId = useCallback((name: keyof V & string) => `${id}-${name}`, [id]);
@@ -346,6 +373,7 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
       submitting,
       setValue,
       setValues,
+      prefill,
       setErrors,
       setFieldError,
       validate,
@@ -362,6 +390,7 @@ export function useForm<S extends v.GenericSchema, V extends FormValues>(
       submitting,
       setValue,
       setValues,
+      prefill,
       setErrors,
       setFieldError,
       validate,
