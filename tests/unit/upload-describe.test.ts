@@ -43,6 +43,36 @@ suite('upload line offline', () => {
   });
 });
 
+suite('upload status before the details are in', () => {
+  const uploaded = (patch: Partial<UploadView>): UploadView =>
+    ({ ...upload('sent'), offset: 1000, sent: 1000, detailsState: 'none', ...patch }) as UploadView;
+
+  it.each([
+    ['processing', false],
+    ['approved', false],
+    ['approved', true],
+  ] as const)(
+    'a %s video (in review: %s) reads as uploaded, to be published with its details',
+    (status, inReview) => {
+      const told = describe(uploaded({ status, inReview }), true);
+      expect(told.badge).toEqual({ text: 'Uploaded', status: 'uploaded' });
+      expect(told.line).toBe('Add a title and tags to publish it.');
+    },
+  );
+
+  it('keeps saying uploaded while submitted details wait, then the server’s status; an outcome reads at once', () => {
+    expect(describe(uploaded({ status: 'approved', detailsState: 'queued' }), true).badge?.text).toBe(
+      'Uploaded',
+    );
+    expect(describe(uploaded({ status: 'approved', detailsState: 'sent' }), true).badge?.text).toBe(
+      'Approved',
+    );
+    // What became of the video is no step before publishing: it shows, details or not.
+    const failed = describe(uploaded({ status: 'error', statusReason: 'The file is not a video.' }), true);
+    expect(failed.badge).toEqual({ text: 'Error', status: 'error' });
+  });
+});
+
 suite('upload line once the operators have it', () => {
   const sent = (patch: Partial<UploadView>): UploadView =>
     ({ ...upload('sent'), detailsState: 'sent', ...patch }) as UploadView;

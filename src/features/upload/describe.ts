@@ -8,6 +8,9 @@ import { statusLabel } from '../../ui/VideoTile';
 
 const DEVICE_TROUBLES = new Set<string>([messages.storageFull, messages.upload.copyLost]);
 
+/** Statuses that are what became of the video, details or not. */
+const OUTCOMES = new Set<VideoStatus>(['rejected', 'error', 'deleting']);
+
 export type Tone = 'active' | 'quiet' | 'warn' | 'error' | 'good';
 
 export interface Described {
@@ -42,9 +45,14 @@ function scheduledFor(u: UploadView): string | null {
 
 function afterSent(u: UploadView): Described {
   const status = u.status ?? 'uploaded';
-  const badge: Described['badge'] = u.inReview
-    ? { text: 'In review', status: 'review' }
-    : { text: statusLabel(status), status };
+  // Until its details are in, a video is not published whatever the server has done with its file: a green
+  // 'Approved' (or 'In review') there would read as if it were out. What happened is that it uploaded.
+  const unpublished = u.detailsState !== 'sent' && !OUTCOMES.has(status);
+  const badge: Described['badge'] = unpublished
+    ? { text: statusLabel('uploaded'), status: 'uploaded' }
+    : u.inReview
+      ? { text: 'In review', status: 'review' }
+      : { text: statusLabel(status), status };
   if (status === 'rejected') {
     return {
       badge,
