@@ -88,8 +88,8 @@ async function startUpload(page: Page, file: string, title: string) {
 }
 
 /**
- * Waits until the upload's line reads "N% · x MB of y MB" with N at least `pct`: the bytes on their way, not
- * the copy onto the device that comes first (the bar shows that too).
+ * Waits until the upload's line reads "N% · x MB of y MB" with N at least `pct`: the bytes the server
+ * confirmed, not the copy onto the device that comes first (the bar shows that too).
  */
 async function waitForProgress(page: Page, title: string, pct: number) {
   const line = page.getByRole('article', { name: title }).getByText(/^\d+% · /);

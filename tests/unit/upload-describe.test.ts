@@ -20,6 +20,7 @@ const upload = (state: UploadView['state']): UploadView =>
     uploadUrl: 'http://x/v1/uploads/abc',
     offset: 450,
     sent: 450,
+    inFlight: 0,
     bytesPerSecond: null,
     secondsLeft: null,
     needsFile: false,
@@ -40,6 +41,20 @@ suite('upload line offline', () => {
 
   it('a paused upload stays paused offline', () => {
     expect(describe(upload('paused'), false).line).toBe('Paused · 45%');
+  });
+
+  it('counts what the server confirmed, and draws the bytes on their way apart, only while they go', () => {
+    const going = { ...upload('sending'), inFlight: 200 } as UploadView;
+    const told = describe(going, true);
+    expect(told.line).toBe('45% · 450 B of 1000 B');
+    expect([told.progress, told.inFlight]).toEqual([0.45, 0.2]);
+    // The line dropped: the same 45 %, and nothing on its way any more.
+    const cut = describe(going, false);
+    expect([cut.line, cut.progress, cut.inFlight]).toEqual([
+      'Waiting for the network · 45%',
+      0.45,
+      undefined,
+    ]);
   });
 });
 

@@ -38,6 +38,11 @@ class MemoryTusServer implements tus.HttpStack {
   cutAfter: number | null = null;
   /** What the server thinks of the next finished file. */
   refuse: string | null = null;
+  /**
+   * Report every PATCH body as handed to the network (XHR's upload progress), this long before the server
+   * answers or the line is cut: the client then knows of bytes the server has not confirmed.
+   */
+  wireDelayMs: number | null = null;
   inFlight = 0;
   maxInFlight = 0;
   private nextId = 1;
@@ -49,18 +54,25 @@ class MemoryTusServer implements tus.HttpStack {
 
   createRequest(method: string, url: string): tus.HttpRequest {
     const headers = new Map<string, string>();
+    let progress: (bytesSent: number) => void = () => {};
     return {
       getMethod: () => method,
       getURL: () => url,
       setHeader: (name: string, value: string) => void headers.set(name.toLowerCase(), value),
       getHeader: (name: string) => headers.get(name.toLowerCase()),
-      setProgressHandler: () => {},
+      setProgressHandler: (handler: (bytesSent: number) => void) => {
+        progress = handler;
+      },
       abort: async () => {},
       getUnderlyingObject: () => null,
       send: async (body?: Blob | null) => {
         this.inFlight++;
         this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
         try {
+          if (method === 'PATCH' && body && this.wireDelayMs !== null) {
+            progress(body.size);
+            await new Promise((resolve) => setTimeout(resolve, this.wireDelayMs ?? 0));
+          }
           return await this.handle(method, url, headers, body ?? null);
         } finally {
           this.inFlight--;
@@ -297,6 +309,45 @@ describe('upload queue', () => {
     expect(
       firstDifference(server.uploads.get(uploadId)?.data, new Uint8Array(await file.arrayBuffer())),
     ).toBe(-1);
+  });
+
+  it('counts the bytes the server confirmed: a cut never takes the card back, the resume’s HEAD moves it on', async () => {
+    const size = 2 * CHUNK_SIZE + 123_456;
+    const queue = newQueue();
+    await queue.start();
+    // Long enough for a repaint (every 250 ms) while the bytes of a PATCH are on their way.
+    server.wireDelayMs = 400;
+    let patches = 0;
+    const handle = server.createRequest.bind(server);
+    server.createRequest = (method, url) => {
+      if (method === 'PATCH' && ++patches === 2) server.cutAfter = CHUNK_SIZE / 2;
+      return handle(method, url);
+    };
+    let id = '';
+    const shown: { state: string; sent: number; inFlight: number }[] = [];
+    queue.subscribe(() => {
+      const u = id ? view(queue, id) : undefined;
+      if (u && u.state !== 'saving') shown.push({ state: u.state, sent: u.sent, inFlight: u.inFlight });
+    });
+    id = await queue.add(makeFile('cut.mp4', size), { durationSeconds: 60, localFrame: null });
+    const neverBack = () => {
+      const counted = shown.map((s) => s.sent);
+      for (let i = 1; i < counted.length; i++) expect(counted[i]).toBeGreaterThanOrEqual(counted[i - 1] ?? 0);
+      return counted;
+    };
+    await until('waiting for the network', () => view(queue, id)?.state === 'waiting');
+    neverBack();
+    // The whole second chunk went on the wire, half of it arrived, and nothing of it was confirmed.
+    expect(shown.some((s) => s.inFlight === CHUNK_SIZE)).toBe(true);
+    expect(view(queue, id)).toMatchObject({ sent: CHUNK_SIZE, inFlight: 0 });
+
+    online = true;
+    queue.kick();
+    await until('sent', () => view(queue, id)?.state === 'sent');
+    const counted = neverBack();
+    // The HEAD of the resume told of the half chunk the server kept: shown before the rest was sent.
+    expect(shown).toContainEqual(expect.objectContaining({ state: 'sending', sent: CHUNK_SIZE * 1.5 }));
+    expect(counted.at(-1)).toBe(size);
   });
 
   it('cancels: the server drops the upload (DELETE) and the device copy is freed', async () => {

@@ -81,6 +81,12 @@ export function UploadItem({ upload, variant = 'row' }: { upload: UploadView; va
             aria-valuemax={100}
             aria-valuenow={Math.floor(told.progress * 100)}
           >
+            {told.inFlight ? (
+              <span
+                className="upload-bar-wire"
+                style={{ width: `${Math.min(100, (told.progress + told.inFlight) * 100)}%` }}
+              />
+            ) : null}
             <span style={{ width: `${Math.min(100, told.progress * 100)}%` }} />
           </div>
         )}

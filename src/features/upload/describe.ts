@@ -19,8 +19,10 @@ export interface Described {
   line: string;
   detail: string | null;
   tone: Tone;
-  /** 0 to 1 while bytes are copied or sent; null once that is over. */
+  /** 0 to 1 while bytes are copied or sent (those the server confirmed); null once that is over. */
   progress: number | null;
+  /** While on the wire, 0 to 1: bytes handed to the network past `progress`, not confirmed yet. */
+  inFlight?: number;
 }
 
 export const percent = (part: number, whole: number) =>
@@ -160,6 +162,7 @@ export function describe(u: UploadView, online: boolean): Described {
         detail: speed,
         tone: 'active',
         progress: done,
+        inFlight: u.size > 0 ? u.inFlight / u.size : 0,
       };
     }
     case 'paused':

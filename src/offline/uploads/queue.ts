@@ -24,8 +24,13 @@ import {
 import { refusalReason, startTransfer, type Transfer, type TransferEnd, terminate } from './transfer';
 
 export interface UploadView extends UploadRecord {
-  /** Bytes on their way now (the live figure while sending), else the confirmed offset. */
+  /**
+   * Bytes the server confirmed (the record's offset; all of them once sent). What the card counts, so it
+   * never goes back when the line drops: bytes handed to the network may not have arrived.
+   */
   sent: number;
+  /** While this upload is on the wire: bytes handed to the network past `sent`, not confirmed yet. */
+  inFlight: number;
   /** Over the last few seconds; null until there is enough to tell. */
   bytesPerSecond: number | null;
   secondsLeft: number | null;
@@ -217,14 +222,16 @@ export class UploadQueue {
       .map((r) => {
         const live = this.live.get(r.id);
         const sending = r.state === 'sending' && live !== undefined;
-        const sent = sending ? Math.max(live.sent, r.offset) : r.state === 'sent' ? r.size : r.offset;
+        const sent = r.state === 'sent' ? r.size : r.offset;
+        const onWire = sending ? Math.max(live.sent, sent) : sent;
         const speed = sending ? speedOf(live, now) : null;
         return {
           ...r,
           saved: r.state === 'saving' && live ? live.sent : r.saved,
           sent,
+          inFlight: onWire - sent,
           bytesPerSecond: speed,
-          secondsLeft: speed ? Math.ceil((r.size - sent) / speed) : null,
+          secondsLeft: speed ? Math.ceil((r.size - onWire) / speed) : null,
           needsFile: r.state === 'failed' && !r.final && r.copy === null && !this.chosen.has(r.id),
         };
       });
@@ -485,8 +492,9 @@ export class UploadQueue {
       token,
       ...(this.deps.httpStack ? { httpStack: this.deps.httpStack } : {}),
       onProgress: (sent) => this.progress(record.id, sent),
-      onChunk: (offset) => {
-        void updateRecord(record.id, (r) => ({ ...r, offset, attempts: 0 }));
+      onConfirmed: (offset) => {
+        // Shown at once, here and in the other tabs: it is the figure the card counts.
+        void updateRecord(record.id, (r) => ({ ...r, offset, attempts: 0 })).then(() => this.changed());
       },
     });
     this.active = { id: record.id, transfer };

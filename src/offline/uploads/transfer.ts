@@ -125,9 +125,13 @@ export interface TransferOptions {
   token: () => string | null;
   /** tus-js-client's HTTP stack: its own (XMLHttpRequest in browsers) unless a test brings one. */
   httpStack?: tus.HttpStack;
+  /** Bytes handed to the network so far: ahead of what the server has confirmed, and lost if the line drops. */
   onProgress: (bytesSent: number) => void;
-  /** A chunk the server confirmed: the offset to show after a reload. */
-  onChunk: (offset: number) => void;
+  /**
+   * An offset the server confirmed: after a chunk, and when a transfer resumes (HEAD), which may tell of more
+   * bytes than the last chunk's answer (a cut PATCH keeps what arrived) or, rarely, fewer (the server lost them).
+   */
+  onConfirmed: (offset: number) => void;
 }
 
 export interface Transfer {
@@ -172,6 +176,9 @@ export function startTransfer(record: UploadRecord, file: Blob, options: Transfe
       if (status === 422) throw new Stop({ kind: 'refusedEarlier', uploadUrl: req.getURL() });
       // A HEAD's 404 makes tus-js-client start a new upload by itself; a PATCH's means the same.
       if ((status === 404 || status === 410) && method !== 'HEAD') throw new Stop({ kind: 'restart' });
+      const offset = Number(res.getHeader('Upload-Offset'));
+      if (method === 'HEAD' && status >= 200 && status < 300 && Number.isSafeInteger(offset) && offset >= 0)
+        options.onConfirmed(offset);
     },
     onShouldRetry(error) {
       if (error.causingError instanceof Stop) return false;
@@ -180,7 +187,7 @@ export function startTransfer(record: UploadRecord, file: Blob, options: Transfe
       return worthIt && navigator.onLine !== false;
     },
     onProgress: (sent) => options.onProgress(sent),
-    onChunkComplete: (_chunk, accepted) => options.onChunk(accepted),
+    onChunkComplete: (_chunk, accepted) => options.onConfirmed(accepted),
     onSuccess({ lastResponse }) {
       const id = Number(lastResponse.getHeader('Video-Id'));
       settle({
