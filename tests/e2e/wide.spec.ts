@@ -26,7 +26,7 @@ test.describe('wide screens and ads', () => {
 
     // A recommended thumbnail opens the feed at that video.
     const thumb = left.getByRole('link').nth(2);
-    const title = await thumb.getAttribute('aria-label');
+    const title = await thumb.locator('.visually-hidden').first().textContent();
     await thumb.click();
     await expect(current(page)).toHaveAttribute('aria-label', title ?? '');
   });
@@ -65,7 +65,7 @@ test.describe('wide screens and ads', () => {
     await adsServed;
     await page.keyboard.press('PageDown');
     await expect.poll(() => position(page)).toBe(2);
-    const skip = page.getByRole('button', { name: /^Skip/ });
+    const skip = page.locator('.instream').getByRole('button', { name: /^Skip/ });
     await expect(skip).toBeVisible();
     await expect(skip).toBeDisabled();
     // The ad plays in the slot of the video it comes before: still three video elements on the page.

@@ -3,7 +3,9 @@ import {
   assignSlots,
   classifyGesture,
   dragOffset,
+  SHORTCUTS,
   SLOT_COUNT,
+  shortcutFor,
   step,
   throttle,
 } from '../../src/features/feed/player/window';
@@ -93,5 +95,39 @@ describe('wide-screen sidebar', () => {
     const mixed = mixAds([1, 2, 3, 4, 5, 6, 7], ads, 3);
     expect(mixed.map((x) => ('ad' in x ? x.ad.name : x.item))).toEqual([1, 2, 3, 'a', 4, 5, 6, 'b', 7]);
     expect(mixAds([1, 2], [], 1).map((x) => ('item' in x ? x.item : 'ad'))).toEqual([1, 2]);
+  });
+});
+
+describe('keyboard shortcuts', () => {
+  const none = { ctrl: false, meta: false, alt: false };
+  const free = { typing: false, onControl: false };
+
+  it('maps the keys the "?" sheet lists to their actions, either case', () => {
+    expect(shortcutFor(' ', none, free)).toBe('toggle');
+    expect(shortcutFor('k', none, free)).toBe('toggle');
+    expect(shortcutFor('K', none, free)).toBe('toggle');
+    expect(shortcutFor('m', none, free)).toBe('mute');
+    expect(shortcutFor('L', none, free)).toBe('like');
+    expect(shortcutFor('ArrowDown', none, free)).toBe('next');
+    expect(shortcutFor('PageUp', none, free)).toBe('previous');
+    expect(shortcutFor('ArrowLeft', none, free)).toBe('back');
+    expect(shortcutFor('ArrowRight', none, free)).toBe('forward');
+    expect(shortcutFor('?', none, free)).toBe('help');
+    expect(shortcutFor('x', none, free)).toBeNull();
+    // Every action the handler knows is listed for the viewer.
+    const listed = new Set(SHORTCUTS.map((s) => s.action));
+    for (const key of [' ', 'm', 'l', 'ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', '?'])
+      expect(listed.has(shortcutFor(key, none, free) ?? 'help')).toBe(true);
+  });
+
+  it('never fires while typing, with a browser modifier, or as Space on a focused button', () => {
+    expect(shortcutFor('l', none, { typing: true, onControl: false })).toBeNull();
+    expect(shortcutFor(' ', none, { typing: true, onControl: false })).toBeNull();
+    expect(shortcutFor('l', { ...none, ctrl: true }, free)).toBeNull();
+    expect(shortcutFor('k', { ...none, meta: true }, free)).toBeNull();
+    expect(shortcutFor('ArrowDown', { ...none, alt: true }, free)).toBeNull();
+    expect(shortcutFor(' ', none, { typing: false, onControl: true })).toBeNull();
+    // On a focused button the letters still work: only Space and Enter belong to the button.
+    expect(shortcutFor('m', none, { typing: false, onControl: true })).toBe('mute');
   });
 });

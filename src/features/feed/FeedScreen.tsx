@@ -1,9 +1,10 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
-import { useLocation, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { rememberBootRequest } from '../../api/boot';
 import { homeGenerationAtom } from '../../state/home';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
+import { feedOnScreenAtom } from '../../state/skipLink';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { AdFormats } from './ads/AdFormats';
@@ -14,10 +15,10 @@ import { FeedPlayer } from './player/FeedPlayer';
 import { useSiteName } from './siteName';
 import { type FeedRoute, type FeedStart, feedSource, homeQuery, tagTitle } from './sources';
 import { useFeedList } from './useFeedList';
-import { useMediaQuery, WIDE_QUERY } from './useMediaQuery';
+import { SIDEBARS_QUERY, useMediaQuery, WIDE_QUERY } from './useMediaQuery';
 import './feed.css';
 
-// Only screens of 1400 px and wider show the sidebars: phones never download them.
+// Only screens of 1200 px and wider show the sidebars: phones never download them.
 const LeftSidebar = lazy(() => import('./sidebar/LeftSidebar').then((m) => ({ default: m.LeftSidebar })));
 const RightSidebar = lazy(() => import('./sidebar/RightSidebar').then((m) => ({ default: m.RightSidebar })));
 
@@ -44,24 +45,34 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
     if (route === 'home') void rememberBootRequest('feed', source.firstUrl);
   }, [route, source.firstUrl]);
   const wide = useMediaQuery(WIDE_QUERY);
+  const sidebars = useMediaQuery(SIDEBARS_QUERY);
   const ads = useAdPlacements(wide);
   const index = useAtomValue(feedIndexAtom);
   const guest = useIsGuest();
-  const creatorId = list?.videos[index]?.userId;
-  // Spec §1: at 1400 px and wider the feed sits between the recommendations and the creator's card.
+  const onScreen = list?.videos[index];
+  const creatorId = onScreen?.userId;
+  // The page's skip link says "Skip to video" while a feed is on screen.
+  const setFeedOnScreen = useSetAtom(feedOnScreenAtom);
+  useEffect(() => {
+    setFeedOnScreen(true);
+    return () => setFeedOnScreen(false);
+  }, [setFeedOnScreen]);
+  // Spec §1: wide screens put the feed between the recommendations and the creator's card. The feed comes
+  // first in the document, so Tab reaches the video's controls before the 20 thumbnails beside it; the grid
+  // places the columns (feed.css).
   const frame = (body: ReactNode) =>
-    wide ? (
+    sidebars ? (
       <div className="feed-layout">
-        <Suspense fallback={<aside className="sidebar" />}>
+        <div className="feed-center">{body}</div>
+        <Suspense fallback={<aside className="sidebar sidebar-left" />}>
           <LeftSidebar ads={ads} />
         </Suspense>
-        <div className="feed-center">{body}</div>
         {creatorId !== undefined ? (
-          <Suspense fallback={<aside className="sidebar" />}>
-            <RightSidebar creatorId={creatorId} guest={guest} />
+          <Suspense fallback={<aside className="sidebar sidebar-right" />}>
+            <RightSidebar creatorId={creatorId} guest={guest} videoId={onScreen?.id} />
           </Suspense>
         ) : (
-          <aside className="sidebar" />
+          <aside className="sidebar sidebar-right" />
         )}
       </div>
     ) : (
@@ -97,18 +108,36 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
     );
   }
   if (list.status === 'error') {
+    // A list that does not exist (a deleted video, a tag that never was) is a dead end: the viewer gets a way
+    // on, and Retry only where asking again can help (no network, a busy server).
+    const missing = list.retryable === false;
     return frame(
       <div className="feed-stage feed-message" role="alert">
         {header}
         <h1 className="feed-message-title">
-          {list.error === 'Video not found' ? 'Video not found' : "Couldn't load videos"}
+          {list.error === 'Video not found'
+            ? 'Video not found'
+            : missing
+              ? 'Nothing to play here'
+              : "Couldn't load videos"}
         </h1>
-        <p className="feed-message-text">{list.error}</p>
-        {list.error !== 'Video not found' && (
-          <button type="button" className="btn btn-primary" onClick={retry}>
-            Retry
-          </button>
-        )}
+        <p className="feed-message-text">
+          {list.error === 'Video not found'
+            ? 'It may have been removed by its creator, or the link is wrong.'
+            : missing
+              ? "This list doesn't exist or is no longer available."
+              : list.error}
+        </p>
+        <div className="feed-message-actions">
+          {!missing && (
+            <button type="button" className="btn btn-primary" onClick={retry}>
+              Retry
+            </button>
+          )}
+          <Link to="/" className={missing ? 'btn btn-primary' : 'btn btn-ghost'}>
+            Go to the home feed
+          </Link>
+        </div>
       </div>,
     );
   }

@@ -9,6 +9,8 @@ export interface FeedList {
   next: string | null;
   status: 'loading' | 'ready' | 'error';
   error?: string;
+  /** Whether asking again can help: a lost network or a busy server, not a list that does not exist. */
+  retryable?: boolean;
 }
 
 /** The list the player walks through, kept app-wide so going to a profile and back resumes in place. */

@@ -1,6 +1,7 @@
 import { useAtom, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../api/errors';
+import { ApiError } from '../../api/http';
 import { fetchFeedPage } from '../../api/videos';
 import type { Video } from '../../contract';
 import { useEffectEvent } from '../../state/effectEvent';
@@ -13,6 +14,12 @@ const merge = (known: Video[], page: Video[]) => {
   const seen = new Set(known.map((v) => v.id));
   return [...known, ...page.filter((v) => !seen.has(v.id))];
 };
+
+/** No answer, a timeout, too many requests or a server fault may pass; a 4xx answer will be the same again. */
+function retryable(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+}
 
 /**
  * Owns the list behind a feed screen: starts it (from the grid's hand-over or the first page), and loads the
@@ -49,7 +56,14 @@ export function useFeedList(source: FeedSource, start: FeedStart | undefined, ge
       (page) => setList({ key: listKey, videos: page.data, next: page.links.next, status: 'ready' }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setList({ key: listKey, videos: [], next: null, status: 'error', error: errorText(error) });
+        setList({
+          key: listKey,
+          videos: [],
+          next: null,
+          status: 'error',
+          error: errorText(error),
+          retryable: retryable(error),
+        });
       },
     );
     return () => controller.abort();

@@ -3,10 +3,12 @@ export function FeedNav({
   atStart,
   atEnd,
   go,
+  onHelp,
 }: {
   atStart: boolean;
   atEnd: boolean;
   go: (direction: 1 | -1) => void;
+  onHelp: () => void;
 }) {
   return (
     <div className="feed-nav">
@@ -27,6 +29,9 @@ export function FeedNav({
         onClick={() => go(1)}
       >
         <span aria-hidden="true">▼</span>
+      </button>
+      <button type="button" className="feed-nav-button" aria-label="Keyboard shortcuts" onClick={onHelp}>
+        <span aria-hidden="true">?</span>
       </button>
     </div>
   );

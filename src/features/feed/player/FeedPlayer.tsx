@@ -1,5 +1,5 @@
 import { useAtom, useAtomValue } from 'jotai';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Video } from '../../../contract';
 import { markFirstVideoReady } from '../../../state/firstVideo';
@@ -19,6 +19,9 @@ import { useInstreamAds } from './useInstreamAds';
 import { useRatingPrompt } from './useRatingPrompt';
 import { warmFirstSegment } from './warmAhead';
 import { assignSlots, PREFETCH_REMAINING, step } from './window';
+
+// Opened with "?" or its button: no viewer on a phone ever needs its code.
+const ShortcutsSheet = lazy(() => import('./ShortcutsSheet').then((m) => ({ default: m.ShortcutsSheet })));
 
 /**
  * The feed: exactly three <video> slots (previous, current, next) recycled as the viewer moves, so a feed of
@@ -91,13 +94,16 @@ export function FeedPlayer({
     if (video) navigate(`/${video.user.slug}`, { state: panelState });
   }, [videos, current, navigate, panelState]);
 
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const openShortcuts = useCallback(() => setShortcutsOpen(true), []);
   const gestures = useFeedGestures({
     stageRef,
     current,
     count: videos.length,
     go,
     onProfile: openProfile,
-    keysOff: panelOpen,
+    onHelp: openShortcuts,
+    keysOff: panelOpen || shortcutsOpen,
   });
   const onSkip = useCallback(() => go(1), [go]);
   // Offline every video fails alike: skipping would race through the whole list, so it stays put.
@@ -116,7 +122,7 @@ export function FeedPlayer({
     sheetOpen: sheets.sheet !== null,
     prompt: (video) => setSheet({ kind: 'rate', video }),
   });
-  const held = sheets.sheet !== null || panelOpen;
+  const held = sheets.sheet !== null || panelOpen || shortcutsOpen;
 
   return (
     <div
@@ -171,7 +177,12 @@ export function FeedPlayer({
         <CoachHint step={coachStep} onDismiss={() => setCoachStep(coachStep + 1)} />
       )}
       <FeedSheets state={sheets} guest={guest} />
-      <FeedNav atStart={current === 0} atEnd={current >= videos.length - 1} go={go} />
+      <FeedNav atStart={current === 0} atEnd={current >= videos.length - 1} go={go} onHelp={openShortcuts} />
+      {shortcutsOpen && (
+        <Suspense fallback={null}>
+          <ShortcutsSheet onClose={() => setShortcutsOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

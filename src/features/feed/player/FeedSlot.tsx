@@ -164,6 +164,8 @@ export function FeedSlot({
       aria-posinset={position + 1}
       aria-setsize={total}
       aria-label={video?.title}
+      // The page's "Skip to video" link focuses the video on screen; Tab goes on to its controls from there.
+      tabIndex={-1}
       ref={article}
     >
       {/* The <video> is useSlotVideo's: React never renders into this element. */}

@@ -62,9 +62,11 @@ export function SlotActions({
         type="button"
         className="feed-action"
         onClick={toggleLike}
-        aria-label={isLiked ? 'Unlike' : 'Like'}
+        data-shortcut="like"
         aria-pressed={isLiked}
       >
+        {/* Named by its words and its visible count together: a voice command says what it sees. */}
+        <span className="visually-hidden">{isLiked ? 'Unlike' : 'Like'}</span>
         <span className={`feed-action-icon${isLiked ? ' is-liked' : ''}`}>
           <HeartIcon />
         </span>
@@ -100,6 +102,7 @@ export function SlotActions({
         type="button"
         className="feed-action"
         onClick={toggleMute}
+        data-shortcut="mute"
         aria-label={muted ? 'Unmute' : 'Mute'}
         aria-pressed={!muted}
       >

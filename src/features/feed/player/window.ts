@@ -85,3 +85,51 @@ export function throttle(ms: number, now: () => number = () => performance.now()
     return true;
   };
 }
+
+export type Shortcut = 'next' | 'previous' | 'toggle' | 'mute' | 'like' | 'back' | 'forward' | 'help';
+
+/** The feed's keyboard shortcuts, in the order the "?" sheet lists them. */
+export const SHORTCUTS: { keys: string[]; action: Shortcut; label: string }[] = [
+  { keys: ['Space', 'K'], action: 'toggle', label: 'Play or pause' },
+  { keys: ['↓', 'Page Down'], action: 'next', label: 'Next video' },
+  { keys: ['↑', 'Page Up'], action: 'previous', label: 'Previous video' },
+  { keys: ['←'], action: 'back', label: 'Back 5 seconds' },
+  { keys: ['→'], action: 'forward', label: 'Forward 5 seconds' },
+  { keys: ['M'], action: 'mute', label: 'Mute or unmute' },
+  { keys: ['L'], action: 'like', label: 'Like or unlike' },
+  { keys: ['?'], action: 'help', label: 'Show these shortcuts' },
+];
+
+/** A left or right arrow moves the video on screen this many seconds. */
+export const SEEK_STEP_S = 5;
+
+const KEYS: Record<string, Shortcut> = {
+  ArrowDown: 'next',
+  PageDown: 'next',
+  ArrowUp: 'previous',
+  PageUp: 'previous',
+  ArrowLeft: 'back',
+  ArrowRight: 'forward',
+  ' ': 'toggle',
+  k: 'toggle',
+  K: 'toggle',
+  m: 'mute',
+  M: 'mute',
+  l: 'like',
+  L: 'like',
+  '?': 'help',
+};
+
+/**
+ * What a key pressed over the feed does. Never while typing (a field has the keys), never with Ctrl, Cmd or
+ * Alt (the browser's own shortcuts), and Space is the focused button's or link's own activation key.
+ */
+export function shortcutFor(
+  key: string,
+  modifiers: { ctrl: boolean; meta: boolean; alt: boolean },
+  target: { typing: boolean; onControl: boolean },
+): Shortcut | null {
+  if (target.typing || modifiers.ctrl || modifiers.meta || modifiers.alt) return null;
+  if ((key === ' ' || key === 'Enter') && target.onControl) return null;
+  return KEYS[key] ?? null;
+}

@@ -61,18 +61,18 @@ export function LeftSidebar({ ads }: { ads: AdPlacement[] }) {
         {mixAds(videos, sidebarAds, every).map((entry, i) =>
           'item' in entry ? (
             <li key={entry.item.id}>
-              <Link
-                to={`/video/${entry.item.id}/${entry.item.slug}`}
-                className="sidebar-thumb"
-                aria-label={entry.item.title}
-              >
+              <Link to={`/video/${entry.item.id}/${entry.item.slug}`} className="sidebar-thumb">
                 {tileOf(entry.item) && <img src={tileOf(entry.item) ?? undefined} alt="" loading="lazy" />}
+                {/* The title names the link with the counts it shows (not an aria-label that hides them). */}
+                <span className="visually-hidden">{entry.item.title}</span>
                 <span className="sidebar-counts">
                   <span>
                     <EyeIcon /> {formatCount(entry.item.viewCount)}
+                    <span className="visually-hidden"> views</span>
                   </span>
                   <span>
                     <HeartIcon /> {formatCount(entry.item.likeCount)}
+                    <span className="visually-hidden"> likes</span>
                   </span>
                 </span>
               </Link>
