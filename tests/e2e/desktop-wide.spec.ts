@@ -96,7 +96,7 @@ test.describe('at 1280 px', () => {
   });
 
   test('every screen has no serious axe-core violation', async ({ page, request }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const guestScreens = [
       '/',
       '/discover',
@@ -104,8 +104,14 @@ test.describe('at 1280 px', () => {
       '/upload',
       '/login',
       '/register',
+      '/register/model',
+      '/forgot-password',
       '/support',
       '/page/faq',
+      '/tag/1',
+      '/discover/webcam-site/CamRiver/feed',
+      '/video/99999999',
+      '/no-such-page',
     ];
     for (const path of guestScreens) {
       await page.goto(path);
@@ -123,8 +129,13 @@ test.describe('at 1280 px', () => {
       '/account/following',
       '/account/help',
       '/account/settings/geo-blocking',
+      '/account/settings/gender',
+      '/account/settings/studio',
+      '/account/settings/validation',
       '/upload',
       '/videos-rating/unrated',
+      '/videos-rating/rated',
+      '/videos-rating/feed',
       '/echo_lane',
     ];
     for (const path of memberScreens) {

@@ -173,7 +173,7 @@ export function FeedPlayer({
           }}
         />
       )}
-      {(coachStep === 0 || coachStep === 1) && (
+      {(coachStep === 0 || coachStep === 1) && !adPlaying && (
         <CoachHint step={coachStep} onDismiss={() => setCoachStep(coachStep + 1)} />
       )}
       <FeedSheets state={sheets} guest={guest} />
