@@ -9,7 +9,6 @@ import { ageConfirmedAtom, currentVideoAtom } from '../state/preferences';
 import { feedOnScreenAtom, focusMainContent } from '../state/skipLink';
 import {
   CompassIcon,
-  ExternalIcon,
   GlobeIcon,
   HomeIcon,
   MenuIcon,
@@ -182,9 +181,7 @@ export function AppLayout() {
         </NavLink>
         <a className="tab rail-extra" href={WEBCAM_REVIEWS_URL} target="_blank" rel="noopener">
           <GlobeIcon />
-          <span className="rail-label">
-            Webcam Reviews <ExternalIcon className="rail-external" />
-          </span>
+          <span className="rail-label">Webcam Reviews</span>
         </a>
         <button
           type="button"
