@@ -1,5 +1,6 @@
 import { Sheet } from '../../../ui/Sheet';
 import { SHORTCUTS } from './window';
+import './shortcuts.css';
 
 /** "?" over the feed: every key the feed answers to, as a keyboard user's reference. */
 export function ShortcutsSheet({ onClose }: { onClose: () => void }) {

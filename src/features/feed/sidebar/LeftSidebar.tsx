@@ -5,6 +5,7 @@ import type { Video } from '../../../contract';
 import { formatCount, tileOf } from '../../../ui/format';
 import { EyeIcon, HeartIcon } from '../../../ui/icons';
 import { type AdPlacement, mixAds, SIDEBAR_PAGE_SIZE, SIDEBAR_STOP_BELOW, sidebarColumns } from './sidebar';
+import './sidebar.css';
 
 /** Wide screens: recommended thumbnails with view and like counts, ad tiles mixed in, endless by pages of 20. */
 export function LeftSidebar({ ads }: { ads: AdPlacement[] }) {

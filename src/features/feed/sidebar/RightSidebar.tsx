@@ -8,6 +8,7 @@ import { CreatorLink } from '../../../ui/CreatorLink';
 import { FollowButton, type FollowChange } from '../../../ui/FollowButton';
 import { formatCount, tileOf } from '../../../ui/format';
 import { VerifiedIcon } from '../../../ui/icons';
+import './sidebar.css';
 
 /** How many of the creator's latest videos the card shows: one row of three. */
 const LATEST_SHOWN = 3;
