@@ -17,11 +17,6 @@ export async function insertSession(
   await db.insert(t.uploadSessions).values(values);
 }
 
-export async function sessionById(db: Db, id: string): Promise<UploadSession | undefined> {
-  const [session] = await db.select().from(t.uploadSessions).where(eq(t.uploadSessions.id, id));
-  return session;
-}
-
 /** The session `id` if it is `userId`'s. */
 export async function ownSession(db: Db, id: string, userId: number): Promise<UploadSession | undefined> {
   const [session] = await db

@@ -91,8 +91,6 @@ const call = <S extends v.GenericSchema>(token: string, path: string, schema: S,
 /** `next` is a list's links.next as the server wrote it; without it, the first page. */
 const pageOf = (first: string, next?: string | null) => next ?? first;
 
-export const fetchOperator = (token: string) =>
-  call(token, '/v1/admin/me', v.object({ data: operatorSchema }));
 export const operatorSignOut = (token: string) => call(token, '/v1/admin/sign-out', done, {});
 export const fetchDashboard = (token: string) =>
   call(token, '/v1/admin/dashboard', v.object({ data: dashboardSchema }));

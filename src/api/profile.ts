@@ -16,9 +16,6 @@ export async function fetchOwnProfile(signal?: AbortSignal): Promise<OwnProfile>
   return data;
 }
 
-/** One of the profile forms: details, gender, password (with confirmation) or colour. */
-export type ProfileUpdate = Partial<ProfileDetailsInput> | Record<string, string>;
-
 /** POST /v1/profile with details, gender, password or colour; a 403 means the session is gone (spec §6). */
 export function updateProfile(
   body: Partial<ProfileDetailsInput> | Record<string, unknown>,

@@ -10,18 +10,6 @@ import { takeBootRequest } from './boot';
 import { apiFetch } from './http';
 import { toQuery } from './query';
 
-export type HomeFeedParams = {
-  /** Gender letters, comma joined: "m", "t" or "m,t". */
-  gender?: string;
-  /** Tag ids, comma joined. */
-  tags?: string;
-  page?: number;
-};
-
-export function fetchHomeFeed(params: HomeFeedParams = {}, signal?: AbortSignal): Promise<VideoList> {
-  return apiFetch(`/v1/videos${toQuery(params)}`, { schema: videoListSchema, signal });
-}
-
 let early: { url: string; answer: Promise<VideoList> } | undefined;
 
 /**

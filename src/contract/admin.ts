@@ -65,7 +65,6 @@ export const suspendReasons = {
   spam: 'Spam or fraud.',
   other: 'A breach of the terms.',
 } as const;
-export type SuspendReason = keyof typeof suspendReasons;
 
 const keysOf = <T extends Record<string, string>>(table: T) => Object.keys(table) as [keyof T & string];
 

@@ -51,7 +51,6 @@ const checkbox = v.optional(
 
 /** POST /v1/check-username */
 export const checkUsernameSchema = v.object({ username: present(usernameSchema) });
-export type CheckUsernameInput = v.InferOutput<typeof checkUsernameSchema>;
 export const checkUsernameResponseSchema = v.object({ available: v.boolean(), message: v.string() });
 
 const isCreator = (type: string) => type === 'model' || type === 'channel';
@@ -148,7 +147,6 @@ export const loginTokenSchema = v.object({
 });
 /** Which mail the link came from: a reset link's screen offers to set a new password. */
 export const loginLinkKindSchema = v.picklist(['verify_email', 'login', 'password_reset']);
-export type LoginLinkKind = v.InferOutput<typeof loginLinkKindSchema>;
 export const loginTokenResponseSchema = v.object({
   ...loginResponseSchema.entries,
   link: loginLinkKindSchema,

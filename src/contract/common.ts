@@ -67,7 +67,6 @@ export const errorResponseSchema = v.object({
   message: v.string(),
   errors: v.optional(v.record(v.string(), v.array(v.string()))),
 });
-export type ErrorResponse = v.InferOutput<typeof errorResponseSchema>;
 
 // ---- ids, page fields and text: one rule for every payload ----------------------------------------------
 
@@ -125,6 +124,3 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * field may carry one; the server refuses it in every body and query before a handler runs.
  */
 export const isWellFormedText = (s: string): boolean => !LONE_SURROGATE.test(s);
-
-/** The same rule as a pipe step, for schemas whose client checks free text before sending it. */
-export const wellFormed = () => v.check(isWellFormedText, serverMessages.invalidText);

@@ -16,11 +16,9 @@ export const videoLikeSchema = v.object({
   type: v.picklist(['add', 'remove'], 'Type must be add or remove.'),
   ...viewerFields,
 });
-export type VideoLikeInput = v.InferOutput<typeof videoLikeSchema>;
 
 /** POST /v1/video-view */
 export const videoViewSchema = v.object({ video_id: id('Missing video id.'), ...viewerFields });
-export type VideoViewInput = v.InferOutput<typeof videoViewSchema>;
 
 /** Spec §9: 1 bottom cams, 3 menu, 5 other, 7 floating Live Cams button. */
 export const eventIds = [1, 3, 5, 7] as const;
@@ -33,7 +31,6 @@ export const eventSchema = v.object({
   ),
   ...viewerFields,
 });
-export type EventInput = v.InferOutput<typeof eventSchema>;
 
 /** POST /v1/link-click */
 export const linkClickSchema = v.object({
@@ -42,11 +39,9 @@ export const linkClickSchema = v.object({
   link_location: v.optional(v.pipe(v.string(), v.maxLength(32)), 'profile'),
   ...viewerFields,
 });
-export type LinkClickInput = v.InferOutput<typeof linkClickSchema>;
 
 /** POST /v1/profile-view */
 export const profileViewSchema = v.object({ profile_id: id('Missing profile id.'), ...viewerFields });
-export type ProfileViewInput = v.InferOutput<typeof profileViewSchema>;
 
 /** POST /v1/video-rating/rate: users only; 1 (worst) to 5 (best), the emoji scale of spec §9. */
 export const videoRatingSchema = v.object({
@@ -60,7 +55,6 @@ export const videoRatingSchema = v.object({
     v.maxValue(5, 'Choose a rating from 1 to 5.'),
   ),
 });
-export type VideoRatingInput = v.InferOutput<typeof videoRatingSchema>;
 
 /** Spec §5, spelled exactly as the spec (and the existing client) spell them. */
 export const reportReasons = [
@@ -142,4 +136,3 @@ export const reportVideoSchema = (opts: { guest: boolean }) =>
     ),
     guest_id: v.optional(v.nullable(guestIdSchema)),
   });
-export type ReportVideoInput = v.InferOutput<ReturnType<typeof reportVideoSchema>>;

@@ -21,7 +21,6 @@ export const followInputSchema = v.object({
   model_id: idSchema('Missing model id.'),
   action: v.picklist(['follow', 'unfollow'], 'Action must be follow or unfollow.'),
 });
-export type FollowInput = v.InferOutput<typeof followInputSchema>;
 
 export const followResponseSchema = v.object({ isFollowing: v.boolean(), totalFollowers: v.number() });
 

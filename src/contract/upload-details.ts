@@ -206,8 +206,6 @@ export const uploadDetailsFieldsSchema = v.pipe(
     'uploadDate',
   ]),
 );
-export type UploadDetailsFieldsInput = v.InferInput<typeof uploadDetailsFieldsSchema>;
-export type UploadDetailsFields = v.InferOutput<typeof uploadDetailsFieldsSchema>;
 
 /**
  * POST /v1/videos/upload-details. Scheduling: `uploadDate` (a date-time picker value) is wall-clock time

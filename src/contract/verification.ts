@@ -146,4 +146,3 @@ export const verificationSchema = v.pipe(
     ['age'],
   ),
 );
-export type VerificationInput = v.InferOutput<typeof verificationSchema>;

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import {
-  dataOf,
   genderFilterField,
   idListSchema,
   listOf,
@@ -62,8 +61,6 @@ export type Video = v.InferOutput<typeof videoSchema>;
 export const videoListSchema = listOf(videoSchema);
 export type VideoList = v.InferOutput<typeof videoListSchema>;
 
-export const videoResponseSchema = dataOf(videoSchema);
-
 /** GET /v1/videos/{id}/delete: the video is hidden at once (status deleting); a job removes it later. */
 export const videoDeleteResponseSchema = v.object({
   message: v.string(),
@@ -97,6 +94,5 @@ export const tagListQuerySchema = listQuery({
   per_page: perPageField,
   cursor: v.optional(v.pipe(v.string(), v.maxLength(1000))),
 });
-export type TagListQuery = v.InferOutput<typeof tagListQuerySchema>;
 
 export const tagListSchema = listOf(tagSchema);

@@ -1,7 +1,7 @@
 // Everything the app remembers on the device lives in IndexedDB through idb-keyval: one database for small
 // key-values (preferences, liked videos, guest id...) and one for the outbox, so a wipe of one never touches
 // the other. IndexedDB, unlike localStorage, is reachable from the service worker too.
-import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { createStore, get, set, type UseStore } from 'idb-keyval';
 
 let kvStore: UseStore | undefined;
 let outboxStore: UseStore | undefined;
@@ -34,7 +34,6 @@ export interface KvSchema {
 // must get a rejected promise they can ignore, not an exception in the middle of a state update.
 export const readKv = async <K extends keyof KvSchema>(key: K) => get<KvSchema[K]>(key, kv());
 export const writeKv = async <K extends keyof KvSchema>(key: K, value: KvSchema[K]) => set(key, value, kv());
-export const deleteKv = async (key: keyof KvSchema) => del(key, kv());
 
 let guestId: Promise<string> | undefined;
 

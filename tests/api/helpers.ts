@@ -43,8 +43,6 @@ export async function createPostgresDatabase(adminUrl: string) {
   };
 }
 
-export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
-
 /** For tests that send thousands of requests from one address: every route does its work instead of a 429. */
 export const NO_RATE_LIMITS = {
   authRateLimit: 1_000_000,

@@ -1,6 +1,6 @@
 // The sign-up stepper's rules (spec §2/§4 'Register'), apart from any screen so they can be tested alone.
 import * as v from 'valibot';
-import { type RegisterInput, registerSchema } from '../../contract';
+import { registerSchema } from '../../contract';
 
 export type Step = 'type' | 'username' | 'sex' | 'final' | 'verify';
 /** The steps with fields; 'verify' only shows where the mail went. */
@@ -112,7 +112,6 @@ export const stepperSchema = v.pipe(
   v.transform((values) => payloadOf(values as RegisterValues)),
   registerSchema,
 );
-export type StepperOutput = RegisterInput;
 
 /** The first step (in flow order) with a field the server or the schema refused: where to send the person. */
 export function stepOfFields(type: string, fields: readonly string[]): Step | undefined {

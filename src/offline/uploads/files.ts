@@ -123,8 +123,3 @@ export async function removeCopy(id: string, place: CopyPlace | null): Promise<v
   if (place === 'idb') await del(id, blobs()).catch(() => undefined);
   if (place === 'opfs') await (await uploadsDirectory())?.removeEntry(id).catch(() => undefined);
 }
-
-/** Tests only: forget the open store, as a page reload would. */
-export function resetFileStoreForTests() {
-  blobStore = undefined;
-}

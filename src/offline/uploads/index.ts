@@ -11,9 +11,8 @@ import { showToastAtom } from '../../state/toast';
 import { type QueueEvent, UploadQueue, type UploadView } from './queue';
 import type { DetailsValues } from './records';
 
-export { StorageFullError } from './files';
 export type { UploadView } from './queue';
-export type { DetailsState, DetailsValues, TransferState, UploadRecord } from './records';
+export type { DetailsValues } from './records';
 
 let queue: UploadQueue | undefined;
 

@@ -123,8 +123,3 @@ export async function updateRecord(
 export const createRecord = async (record: UploadRecord) => set(record.id, record, records());
 
 export const deleteRecord = async (key: string) => del(key, records());
-
-/** Tests only: forget the open store, as a page reload would. */
-export function resetRecordStoreForTests() {
-  recordStore = undefined;
-}
