@@ -4,8 +4,7 @@
 // integer range, forged cursors, lone UTF-16 surrogates and deep JSON. Each request starts from a body
 // that fits the route's schema and breaks one field, so the bad value reaches the code behind the checks.
 // Never a 5xx; every 4xx a JSON message; text that cannot be stored and forged cursors are always refused.
-import type { RouteOptions } from 'fastify';
-import type { InjectOptions } from 'light-my-request';
+import type { InjectOptions, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { jsonSchema, type Operation } from '../../server/http/doc';

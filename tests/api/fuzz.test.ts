@@ -2,8 +2,7 @@
 // hook, so routes merged from other branches are covered without editing this file) and checks the
 // contract of failure: never a 5xx, and every 4xx is JSON with a string `message`.
 // Reproduce a failure with FUZZ_SEED=<seed printed in the failure> npx vitest run tests/api/fuzz.test.ts
-import type { RouteOptions } from 'fastify';
-import type { InjectOptions } from 'light-my-request';
+import type { InjectOptions, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody } from './form';
 import {
