@@ -1,6 +1,6 @@
 // Rows → the shapes of src/contract. One function per entity so every route answers the same fields.
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { PublicUser, Video } from '../../src/contract';
+import type { Link, PublicUser, Video } from '../../src/contract';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { MediaStorage } from '../media/storage';
@@ -98,7 +98,7 @@ export async function presentVideos(
 }
 
 /** A profile link as every answer shows it: flags as 0/1, like the rest of the API. */
-export const presentLink = (l: typeof t.links.$inferSelect): PublicUser['links'][number] => ({
+export const presentLink = (l: typeof t.links.$inferSelect): Link => ({
   id: l.id,
   url: l.url,
   name: l.name,

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { PASSWORD_MIN, present, usernameSchema } from './auth';
 import { genderSchema, idSchema } from './common';
 import { messages } from './messages';
+import { linkSchema } from './user';
 
 const p = messages.profile;
 
@@ -171,16 +172,7 @@ export const ownProfileSchema = v.object({
   /** Why the last verification was rejected, in the operator's words; null unless it was. */
   verificationNote: v.optional(v.nullable(v.string()), null),
   studio: v.nullable(v.object({ id: v.number(), name: v.string(), role: v.nullable(v.string()) })),
-  links: v.array(
-    v.object({
-      id: v.number(),
-      url: v.string(),
-      name: v.string(),
-      icon: v.nullable(v.string()),
-      isLive: v.picklist([0, 1]),
-      isImportant: v.picklist([0, 1]),
-    }),
-  ),
+  links: v.array(linkSchema),
 });
 export type OwnProfile = v.InferOutput<typeof ownProfileSchema>;
 export const ownProfileResponseSchema = v.object({ data: ownProfileSchema });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { dataOf, genderSchema, userTypeSchema, verificationStatusSchema } from './common';
 
+/** One shape wherever a profile's links appear (public and own profile): the server writes it in presentLink. */
 export const linkSchema = v.object({
   id: v.number(),
   url: v.string(),
