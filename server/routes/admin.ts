@@ -521,7 +521,12 @@ export default async function adminRoutes(app: FastifyInstance, deps: AppDeps) {
             {
               summary: 'Lift a suspension',
               body: unsuspendSchema,
-              responses: { 200: { description: 'Done.', schema: messageSchema }, 409: decided, 422: invalid },
+              responses: {
+                200: { description: 'Done.', schema: messageSchema },
+                404: unknownItem,
+                409: decided,
+                422: invalid,
+              },
             },
             'admin',
           ),
