@@ -13,9 +13,57 @@ export interface DocumentedRoute {
   op: Operation;
 }
 
+/**
+ * Names that read better than the rule's. Client generators turn operationIds into function names, so an
+ * id is API: add an entry only for a new call, never rename one.
+ */
+const OPERATION_IDS: Record<string, string> = {
+  'get /v1/docs': 'getDocsPage',
+  'get /v1/docs/openapi.json': 'getOpenApiDocument',
+  'get /v1/docs/viewer.js': 'getDocsViewerScript',
+  'get /v1/videos': 'getVideoFeed',
+  'get /v1/videos/start/{id}': 'getVideoFeedStartingAt',
+  // A GET because the spec has it so; what it does is delete.
+  'get /v1/videos/{id}/delete': 'deleteVideo',
+  'options /v1/uploads': 'getUploadCapabilities',
+  'options /v1/uploads/{id}': 'getUploadCapabilitiesById',
+  'post /v1/uploads': 'createUpload',
+  'head /v1/uploads/{id}': 'getUploadOffset',
+  'patch /v1/uploads/{id}': 'appendUploadBytes',
+  'delete /v1/uploads/{id}': 'deleteUpload',
+  'get /v1/profile/get-geo-blocked-countries': 'getGeoBlockedCountries',
+  'post /v1/profile/add-geo-blocked-country': 'addGeoBlockedCountry',
+  'post /v1/profile/delete-geo-blocked-country': 'deleteGeoBlockedCountry',
+};
+
+const pascal = (words: string) =>
+  words
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+
+/**
+ * The method and the path without its version, `post /v1/video-rating/rate` → `postVideoRatingRate`,
+ * `get /v1/users/{id}/videos` → `getUsersByIdVideos`: derived from what a client already depends on, so an
+ * id only changes when the call does, and a /v2 of a call keeps its name.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const named = OPERATION_IDS[`${method} ${path}`];
+  if (named) return named;
+  const segments = path.replace(/^\/v\d+\//, '').split('/');
+  return (
+    method + segments.map((s) => (s.startsWith('{') ? `By${pascal(s.slice(1, -1))}` : pascal(s))).join('')
+  );
+}
+
 export function openApiDocument(publicUrl: string, routes: DocumentedRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Set<string>();
   for (const { method, path, op } of routes) {
+    const operationId = operationIdOf(method, path);
+    if (operationIds.has(operationId))
+      throw new Error(`operationId ${operationId} of ${method} ${path} is taken`);
+    operationIds.add(operationId);
     const parameters: unknown[] = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
       name: m[1],
       in: 'path',
@@ -38,10 +86,11 @@ export function openApiDocument(publicUrl: string, routes: DocumentedRoute[]) {
     };
     paths[path] ??= {};
     (paths[path] as Record<string, unknown>)[method] = {
+      operationId,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
-      ...(op.auth === 'required' ? { security: [{ bearer: [] }] } : {}),
-      ...(op.auth === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
+      // Public calls say so: `[]` is "no credentials", not "not stated".
+      security: { required: [{ bearer: [] }], optional: [{}, { bearer: [] }], none: [] }[op.auth ?? 'none'],
       ...(parameters.length ? { parameters } : {}),
       // JSON bodies are optional as such (an empty body meets the same validation as missing fields).
       ...(op.body || op.rawBody ? { requestBody: { required: !op.body, content } } : {}),
@@ -69,7 +118,16 @@ export function openApiDocument(publicUrl: string, routes: DocumentedRoute[]) {
         'with a lone UTF-16 surrogate (half of a pair, which no storage can hold) is 422 on its field.',
     },
     servers: [{ url: publicUrl }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The `access_token` a login answers (`POST /v1/login`, `/v1/login/token`, or an operator’s `/v1/admin/sign-in`).',
+        },
+      },
+    },
     paths,
   };
 }
