@@ -17,6 +17,7 @@ import { formatCount } from '../../ui/format';
 import { EyeIcon, HeartIcon, LinkIcon, PlayIcon, UserIcon } from '../../ui/icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed } from '../../ui/StateMessage';
 import { StatsChart } from './StatsChart';
 import './stats.css';
 
@@ -62,12 +63,7 @@ export function StatsScreen() {
         <ScreenHeader title={statsMessages.title} />
         {request.status === 'error' ? (
           <div className="screen-body">
-            <p className="stats-error" role="alert">
-              {errorText(request.error)}
-            </p>
-            <button type="button" className="btn btn-primary" onClick={request.retry}>
-              Try again
-            </button>
+            <LoadFailed title="Couldn't load your stats" error={request.error} onRetry={request.retry} />
           </div>
         ) : (
           <Spinner fill />

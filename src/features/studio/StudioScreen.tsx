@@ -1,6 +1,5 @@
 import { useSetAtom } from 'jotai';
 import { useState } from 'react';
-import { errorText } from '../../api/errors';
 import { ApiError } from '../../api/http';
 import { fetchStudio, joinStudio, leaveStudio, type Studio } from '../../api/studio';
 import { useRequest } from '../../api/useRequest';
@@ -11,6 +10,7 @@ import { Form, SubmitButton, TextField, useForm } from '../../ui/form';
 import { BuildingIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed } from '../../ui/StateMessage';
 import './studio.css';
 
 const invalidKey = () =>
@@ -34,14 +34,11 @@ export function StudioScreen() {
     body = studio ? <Managed studio={studio} onLeft={() => set(null)} /> : <JoinForm onJoined={set} />;
   } else if (loaded.status === 'error') {
     body = (
-      <div className="studio-card">
-        <p className="studio-text" role="alert">
-          {errorText(loaded.error)}
-        </p>
-        <button type="button" className="btn btn-primary" onClick={() => setAttempt((n) => n + 1)}>
-          Try again
-        </button>
-      </div>
+      <LoadFailed
+        title="Couldn't load your studio"
+        error={loaded.error}
+        onRetry={() => setAttempt((n) => n + 1)}
+      />
     );
   } else {
     body = <Spinner fill />;

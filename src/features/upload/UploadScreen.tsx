@@ -1,7 +1,6 @@
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { errorText } from '../../api/errors';
 import { ApiError } from '../../api/http';
 import { messages, type OwnProfile } from '../../contract';
 import { useUpload } from '../../offline/uploads';
@@ -11,6 +10,7 @@ import { ShieldIcon } from '../../ui/icons';
 import { UploadIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed } from '../../ui/StateMessage';
 import { Dropzone } from './Dropzone';
 import { percent } from './describe';
 import { UploadDetails } from './UploadDetails';
@@ -32,15 +32,7 @@ export function UploadScreen() {
   if (auth?.userType === 'user' || profile?.type === 'user') body = <CreatorsOnly />;
   else if (profile && profile.isVerified !== 'approved') body = <VerifyFirst status={profile.isVerified} />;
   else if (profile || offline) body = <Uploader offline={!profile} />;
-  else if (error)
-    body = (
-      <div className="upload-gate" role="alert">
-        <p className="upload-gate-text">{errorText(error)}</p>
-        <button type="button" className="btn btn-ghost" onClick={retry}>
-          Try again
-        </button>
-      </div>
-    );
+  else if (error) body = <LoadFailed title="Couldn't load your profile" error={error} onRetry={retry} />;
   else body = <Spinner fill />;
 
   return (

@@ -1,7 +1,6 @@
 import { useSetAtom } from 'jotai';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
-import { errorText } from '../../api/errors';
 import { messages, type OwnProfile } from '../../contract';
 import { useOwnProfile } from '../../state/ownProfile';
 import { showToastAtom } from '../../state/toast';
@@ -9,6 +8,7 @@ import { ShieldIcon } from '../../ui/icons';
 import { CheckIcon, ClockIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed } from '../../ui/StateMessage';
 import { Stepper, ValidationWizard } from './ValidationWizard';
 import './verification.css';
 
@@ -34,14 +34,7 @@ export function ValidationScreen() {
     );
   } else if (!profile) {
     body = error ? (
-      <div className="verify-status">
-        <p className="verify-status-text" role="alert">
-          {errorText(error)}
-        </p>
-        <button type="button" className="btn btn-primary" onClick={retry}>
-          Try again
-        </button>
-      </div>
+      <LoadFailed title="Couldn't load your profile" error={error} onRetry={retry} />
     ) : (
       <Spinner fill />
     );
