@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 
 import type { AppDeps } from './deps';
 import { installCompression } from './http/compress';
 import { installErrorHandler } from './http/errors';
-import { installInputGuard } from './http/input';
+import { installInputGuard, JSON_BODY_LIMIT } from './http/input';
 import { installMetrics } from './http/metrics';
 import { installRateLimit } from './http/rate-limit';
 import { inlineStyleHashes, installSecurityHeaders } from './http/security';
@@ -51,8 +51,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger === false ? false : { level: deps.config.logLevel },
-    // JSON bodies are small; uploads (multipart, tus) have their own limits on their own routes.
-    bodyLimit: 1024 * 1024,
+    bodyLimit: JSON_BODY_LIMIT,
     // One line per request would drown the log on a video app (every HLS segment is a request).
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: deps.config.trustProxy,

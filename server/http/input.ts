@@ -4,7 +4,10 @@ import { messages } from '../../src/contract/messages';
 import { HttpError } from './errors';
 
 /** No payload of this API nests deeper than a few levels; far deeper input only exists to exhaust the stack. */
-const MAX_DEPTH = 32;
+export const MAX_DEPTH = 32;
+
+/** JSON bodies are small; uploads (multipart, tus) have their own limits on their own routes. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
 
 type Problem = { kind: 'nul' | 'depth' } | { kind: 'surrogate'; field: string };
 

@@ -2,8 +2,10 @@
 // registered (server/http/doc.ts). The routes are collected as they are registered, so this module is
 // installed before every other route module.
 import type { FastifyInstance } from 'fastify';
+import { errorResponseSchema } from '../../src/contract';
 import type { AppDeps } from '../deps';
-import { jsonSchema, type Operation } from '../http/doc';
+import { type DocResponse, jsonSchema, type Operation } from '../http/doc';
+import { JSON_BODY_LIMIT, MAX_DEPTH } from '../http/input';
 
 export interface DocumentedRoute {
   /** Lower case, as OpenAPI spells it. */
@@ -56,6 +58,26 @@ export function operationIdOf(method: string, path: string): string {
   );
 }
 
+const failure = (description: string): DocResponse => ({ description, schema: errorResponseSchema });
+
+/**
+ * The answers of checks that run before any handler, whatever the route's entry says: the input guard
+ * (server/http/input.ts) reads the query, path and body of every request, and Fastify parses and limits the
+ * body of every POST, PUT and PATCH. A route's own wording of a status comes first.
+ */
+function commonResponses(method: string): Record<number, DocResponse> {
+  const nul = 'A NUL character anywhere in the request.';
+  if (!['post', 'put', 'patch'].includes(method)) return { 400: failure(nul) };
+  return {
+    400: failure(`${nul} A body that is not valid JSON, or nests deeper than ${MAX_DEPTH} levels.`),
+    413: failure(`A JSON body over ${JSON_BODY_LIMIT / 1024 / 1024} MB.`),
+    422: failure('Text with a lone UTF-16 surrogate, on its field.'),
+  };
+}
+
+/** Every answer with the error body points at one schema, so a generated client has one error type. */
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
 export function openApiDocument(publicUrl: string, routes: DocumentedRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
@@ -64,6 +86,14 @@ export function openApiDocument(publicUrl: string, routes: DocumentedRoute[]) {
     if (operationIds.has(operationId))
       throw new Error(`operationId ${operationId} of ${method} ${path} is taken`);
     operationIds.add(operationId);
+    const common = commonResponses(method);
+    const responses: Record<number, DocResponse> = { ...common };
+    for (const [status, r] of Object.entries(op.responses)) {
+      const shared = common[Number(status)];
+      responses[Number(status)] = shared
+        ? { ...r, description: `${r.description} ${shared.description}` }
+        : r;
+    }
     const parameters: unknown[] = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
       name: m[1],
       in: 'path',
@@ -95,11 +125,19 @@ export function openApiDocument(publicUrl: string, routes: DocumentedRoute[]) {
       // JSON bodies are optional as such (an empty body meets the same validation as missing fields).
       ...(op.body || op.rawBody ? { requestBody: { required: !op.body, content } } : {}),
       responses: Object.fromEntries(
-        Object.entries(op.responses).map(([status, r]) => [
+        Object.entries(responses).map(([status, r]) => [
           status,
           {
             description: r.description,
-            ...(r.schema ? { content: { 'application/json': { schema: jsonSchema(r.schema) } } } : {}),
+            ...(r.schema
+              ? {
+                  content: {
+                    'application/json': {
+                      schema: r.schema === errorResponseSchema ? ERROR_REF : jsonSchema(r.schema),
+                    },
+                  },
+                }
+              : {}),
           },
         ]),
       ),
@@ -119,6 +157,7 @@ export function openApiDocument(publicUrl: string, routes: DocumentedRoute[]) {
     },
     servers: [{ url: publicUrl }],
     components: {
+      schemas: { Error: jsonSchema(errorResponseSchema) },
       securitySchemes: {
         bearer: {
           type: 'http',
