@@ -1,6 +1,6 @@
-// `npm test`: every check in sequence — typecheck, lint, unit, API on PGlite, API on PostgreSQL when
-// DATABASE_URL is set, the scale suite when SCALE_TESTS is set, browser e2e — and one closing line
-// `N passed, N failed` that sums them all.
+// `npm test`: every check in sequence — typecheck, lint, knip (unused files, exports and packages), unit,
+// API on PGlite, API on PostgreSQL when DATABASE_URL is set, the scale suite when SCALE_TESTS is set, browser
+// e2e — and one closing line `N passed, N failed` that sums them all.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,7 +17,7 @@ function run(label, cmd, args, env = process.env) {
   return spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env }).status === 0;
 }
 
-/** A check that is one pass or one failure (typecheck, lint). */
+/** A check that is one pass or one failure (typecheck, lint, knip). */
 function check(label, cmd, args) {
   const ok = run(label, cmd, args);
   totals[ok ? 'passed' : 'failed'] += 1;
@@ -64,6 +64,7 @@ delete withoutDb.DATABASE_URL;
 
 check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 check('lint', 'npm', ['run', '--silent', 'lint']);
+check('knip', 'npm', ['run', '--silent', 'knip']);
 vitest('unit', 'unit', withoutDb);
 vitest('api (PGlite)', 'api', withoutDb);
 if (process.env.DATABASE_URL) vitest('api (PostgreSQL)', 'api', process.env);
