@@ -66,6 +66,8 @@ export function DiscoverScreen() {
       ) : discover.status === 'loading' ? (
         <DiscoverSkeleton />
       ) : discover.status === 'error' ? (
+        // LoadFailed's title, words and Retry, written out: importing it would add the StateMessage chunk
+        // and its stylesheet to the first load of /discover, a first screen (see vite.config.ts).
         <div className="discover-message" role="alert">
           <p className="discover-message-title">Couldn't load Discover</p>
           <p className="discover-message-text">{errorText(discover.error)}</p>
