@@ -283,4 +283,55 @@ test.describe('the verified model’s studio, geo-blocking and statistics', () =
     expect(asked).toBe(0);
     await expect(page.getByRole('heading', { name: statsMessages.lastDays(7) })).toBeVisible();
   });
+
+  test('a screen whose load fails says so with Retry, which loads it: studio, statistics, validation, upload', async ({
+    page,
+    request,
+  }) => {
+    await signedIn(page, request, LUNA);
+    const screens = [
+      {
+        path: '/account/settings/studio',
+        call: '**/v1/profile/studio',
+        title: "Couldn't load your studio",
+        // Whichever she is in when this runs: the other test joins and leaves one.
+        loaded: page.getByRole('heading', { name: 'Join a studio' }).or(page.getByText('Your studio')),
+      },
+      {
+        path: '/account/stats',
+        call: '**/v1/profile/stats',
+        title: "Couldn't load your stats",
+        loaded: page.getByRole('heading', { name: 'All time' }),
+      },
+      {
+        path: '/account/settings/validation',
+        call: '**/v1/profile',
+        title: "Couldn't load your profile",
+        loaded: page.getByRole('heading', { name: 'Verified' }),
+      },
+      {
+        path: '/upload',
+        call: '**/v1/profile',
+        title: "Couldn't load your profile",
+        loaded: page.getByRole('heading', { name: /Drag and drop a video|Upload a video/ }),
+      },
+    ];
+    for (const { path, call, title, loaded } of screens) {
+      let failing = true;
+      await page.route(call, (route) =>
+        failing
+          ? route.fulfill({ status: 500, json: { message: 'Something went wrong, try again later.' } })
+          : route.fallback(),
+      );
+      await page.goto(path);
+      const failed = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: title }) });
+      await expect(failed).toBeVisible();
+      await expect(failed.getByText('Something went wrong, try again later.')).toBeVisible();
+      failing = false;
+      await failed.getByRole('button', { name: 'Retry' }).click();
+      await expect(loaded).toBeVisible();
+      await expect(failed).toBeHidden();
+      await page.unroute(call);
+    }
+  });
 });
