@@ -1,5 +1,6 @@
 import { expect, type Page, test } from 'playwright/test';
 import { demo, memberOn } from './members';
+import { closeRatingPrompt } from './rating-prompt';
 
 // The phone's layout (issue 33): swipes that start anywhere on the video, the caption included, headers that
 // nothing shows through, screens centred beside the Live Cams tab. Phone project.
@@ -39,14 +40,16 @@ test('a swipe that starts on the caption or a hashtag moves the feed; a tap on a
     await expect(current(page)).toHaveAttribute('aria-posinset', String(i + 2));
     // The drag that ended on a link did not follow it.
     await expect(page).toHaveURL(/\/$/);
-    // The second coach hint ('SWIPE LEFT') comes with the second video.
+    // The second coach hint ('SWIPE LEFT') comes with the second video; the rating prompt after 2 to 5.
     if (i === 0) await page.getByRole('button', { name: 'Got it' }).click();
+    await closeRatingPrompt(page);
   }
   // A swipe down from the caption goes back.
   const at = await settledCentre(current(page).locator('.feed-title'));
   // (Not so far that the finger leaves the screen at the bottom.)
   await swipe(page, at.x, at.y, 0, 120);
   await expect(current(page)).toHaveAttribute('aria-posinset', '3');
+  await closeRatingPrompt(page);
   // A tap on a chip still opens its tag.
   const chip = current(page).locator('a.feed-tag').first();
   const href = await chip.getAttribute('href');

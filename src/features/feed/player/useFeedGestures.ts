@@ -52,6 +52,25 @@ export function useFeedGestures({
   keysOff: boolean;
 }) {
   const [drag, setDrag] = useState<Drag | null>(null);
+  // The gesture as the events tell it, read by the next event at once; the state only draws it. Read from the
+  // state, a move or a lift that came before React re-rendered (a busy phone, a quick flick) saw no drag at
+  // all, and the swipe was lost.
+  const dragRef = useRef<Drag | null>(null);
+  const track = (next: Drag | null) => {
+    dragRef.current = next;
+    setDrag(next);
+  };
+  const moved = (drag: Drag, event: PointerEvent, capture = true): Drag => {
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    let axis = drag.axis;
+    if (!axis && Math.max(Math.abs(dx), Math.abs(dy)) >= SWIPE.tap) {
+      axis = Math.abs(dy) >= Math.abs(dx) ? 'y' : 'x';
+      // The rest of the drag is the stage's, wherever the finger goes (not on the lift: nothing follows it).
+      if (capture) stageRef.current?.setPointerCapture(event.pointerId);
+    }
+    return { ...drag, dx, dy, axis };
+  };
   const [tapSignal, setTapSignal] = useState(0);
   const stepAllowed = useMemo(() => throttle(SWIPE.throttleMs), []);
 
@@ -118,7 +137,7 @@ export function useFeedGestures({
       swallowClick.current = false;
       const target = event.target as HTMLElement;
       if (event.button !== 0 || startedInDialog(event) || target.closest('input')) return;
-      setDrag({
+      track({
         pointerId: event.pointerId,
         x: event.clientX,
         y: event.clientY,
@@ -129,19 +148,16 @@ export function useFeedGestures({
       });
     },
     onPointerMove: (event: PointerEvent) => {
+      const drag = dragRef.current;
       if (!drag || drag.pointerId !== event.pointerId) return;
-      const dx = event.clientX - drag.x;
-      const dy = event.clientY - drag.y;
-      let axis = drag.axis;
-      if (!axis && Math.max(Math.abs(dx), Math.abs(dy)) >= SWIPE.tap) {
-        axis = Math.abs(dy) >= Math.abs(dx) ? 'y' : 'x';
-        stageRef.current?.setPointerCapture(event.pointerId);
-      }
-      setDrag({ ...drag, dx, dy, axis });
+      track(moved(drag, event));
     },
     onPointerUp: (event: PointerEvent) => {
-      if (!drag || drag.pointerId !== event.pointerId) return;
-      setDrag(null);
+      const start = dragRef.current;
+      if (!start || start.pointerId !== event.pointerId) return;
+      // Where the finger left the screen decides, not the last move React got round to drawing.
+      const drag = moved(start, event, false);
+      track(null);
       const gesture = classifyGesture(drag.axis === 'y' ? 0 : drag.dx, drag.axis === 'x' ? 0 : drag.dy);
       swallowClick.current = drag.axis !== null;
       if (gesture === 'tap') {
@@ -150,7 +166,7 @@ export function useFeedGestures({
       else if (gesture === 'previous') go(-1);
       else if (gesture === 'profile') onProfile();
     },
-    onPointerCancel: () => setDrag(null),
+    onPointerCancel: () => track(null),
     // A mouse pressed on a link (the author, a chip) would start the browser's own drag of that link, which
     // cancels the pointer: the swipe is the feed's.
     onDragStart: (event: DragEvent) => event.preventDefault(),
