@@ -130,6 +130,6 @@ export function shortcutFor(
   target: { typing: boolean; onControl: boolean },
 ): Shortcut | null {
   if (target.typing || modifiers.ctrl || modifiers.meta || modifiers.alt) return null;
-  if ((key === ' ' || key === 'Enter') && target.onControl) return null;
+  if (key === ' ' && target.onControl) return null;
   return KEYS[key] ?? null;
 }
