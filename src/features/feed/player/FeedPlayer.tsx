@@ -16,6 +16,7 @@ import { FeedSheets, useFeedSheet } from './FeedSheets';
 import { FeedSlot, type SlotAction } from './FeedSlot';
 import { useFeedGestures } from './useFeedGestures';
 import { useInstreamAds } from './useInstreamAds';
+import { useMediaSession } from './useMediaSession';
 import { useRatingPrompt } from './useRatingPrompt';
 import { warmFirstSegment } from './warmAhead';
 import { assignSlots, PREFETCH_REMAINING, step } from './window';
@@ -86,6 +87,7 @@ export function FeedPlayer({
     },
     [current, videos.length, setIndex, adPlaying],
   );
+  useMediaSession({ video: onScreen, go, stageRef });
 
   const panelState = usePanelState();
   const openProfile = useCallback(() => {
