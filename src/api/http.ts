@@ -3,6 +3,7 @@ import { errorResponseSchema } from '../contract/common';
 import { networkMessage, serverMessages } from '../contract/common-messages';
 import { getGuestId } from '../offline/kv';
 import { readAuth } from '../state/auth';
+import { noteRequestOutcome } from './reconnect';
 
 /**
  * Every failed call, whatever went wrong: status 0 means the request never got an answer. `fromServer` says
@@ -140,10 +141,13 @@ export async function apiFetch(
       adopt?.url === path && method === 'GET' && !identity.headers.Authorization
         ? await adopt.response.catch(send)
         : await send();
+    // An answer means the server is reachable again, unless a gateway says it is not (issue 35).
+    noteRequestOutcome(response.status < 502 || response.status > 504);
     json = await readJson(response);
   } catch (error) {
     // An abort is the caller's own decision, not a failure to report.
     if (signal?.aborted) throw error;
+    noteRequestOutcome(false);
     throw new ApiError(0, networkMessage, undefined, { cause: error });
   } finally {
     clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useEffectEvent } from '../state/effectEvent';
 import { useEntryStore } from '../state/historyEntry';
+import { isRetryable, useHealing } from './reconnect';
 
 /** One page of a list call: `{ data, links: { next } }`. */
 export interface ListPage<T> {
@@ -16,6 +17,8 @@ interface Pages<T> {
   next: string | null;
   loadingMore: boolean;
   moreFailed: boolean;
+  /** Whether the later page that failed may load if asked again (isRetryable): then it does on reconnect. */
+  moreRetryable?: boolean;
   error?: unknown;
 }
 
@@ -40,7 +43,8 @@ export interface ListOptions {
 /**
  * Any paged list (videos, channel cards): the first page from `firstUrl`, then each links.next as handed out,
  * without duplicates (by id). A failed first page offers `retry`; a failed later page stops there (spec §8:
- * list failures stop loading) until `loadMore` is asked again. `fetchPage` parses one page of the list.
+ * list failures stop loading) until `loadMore` is asked again, or the network returns (src/api/reconnect.ts).
+ * `fetchPage` parses one page of the list.
  */
 export function usePages<T extends { id: number }>(
   firstUrl: string,
@@ -108,12 +112,22 @@ export function usePages<T extends { id: number }>(
           };
         });
       },
-      () => {
-        if (!controller.signal.aborted) setPages((p) => ({ ...p, loadingMore: false, moreFailed: true }));
+      (error: unknown) => {
+        if (!controller.signal.aborted)
+          setPages((p) => ({
+            ...p,
+            loadingMore: false,
+            moreFailed: true,
+            moreRetryable: isRetryable(error),
+          }));
       },
     );
   }, [tag, next, status, loadingMore]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  // Back online (issue 35), a failed first page loads again as `retry` would, a failed later page as
+  // `loadMore` would; a 404 and the like would fail the same way, and wait for the viewer.
+  useHealing(status === 'error' && isRetryable(current.error), retry);
+  useHealing(current.moreFailed && current.moreRetryable === true, loadMore);
   return { ...current, loadMore, retry };
 }

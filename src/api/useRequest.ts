@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useEffectEvent } from '../state/effectEvent';
+import { isRetryable, useHealing } from './reconnect';
 
 export type RequestState<T> =
   | { status: 'loading' }
@@ -12,6 +13,8 @@ type Settled<T> = Exclude<RequestState<T>, { status: 'loading' }> & { tag: strin
  * Loads once per `key` (and again on `retry`), aborting the previous request. A result is only shown for the
  * key it was loaded for, so changing the key shows the spinner instead of the previous screen's data.
  * `initial`, an answer already in hand for the first key, is shown at once and not loaded again.
+ * A load that failed for a reason that may pass (isRetryable) loads again by itself, as `retry` would, when
+ * the network returns (src/api/reconnect.ts, issue 35).
  */
 export function useRequest<T>(
   key: string,
@@ -45,5 +48,6 @@ export function useRequest<T>(
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   const state: RequestState<T> = settled?.tag === tag ? (settled as RequestState<T>) : { status: 'loading' };
+  useHealing(state.status === 'error' && isRetryable(state.error), retry);
   return { ...state, retry };
 }
