@@ -1,8 +1,9 @@
 import { clientsClaim, registerQuotaErrorCallback, type WorkboxPlugin } from 'workbox-core';
 import { CacheExpiration, ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { createPartialResponse } from 'workbox-range-requests';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst, StaleWhileRevalidate, type Strategy } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst, StaleWhileRevalidate, type Strategy } from 'workbox-strategies';
 import { getGuestId } from '../src/offline/kv';
 import {
   flush,
@@ -12,6 +13,7 @@ import {
   pending,
   SendError,
 } from '../src/offline/outbox';
+import { OFFLINE_COPY_HEADER, TUNNEL_CACHE } from '../src/offline/tunnel/names';
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -35,6 +37,9 @@ const CACHES = {
   discover: `${CACHE_PREFIX}discover-${CACHE_VERSION}`,
   flags: `${CACHE_PREFIX}flags-${CACHE_VERSION}`,
   videoStarts: `${CACHE_PREFIX}video-starts-${CACHE_VERSION}`,
+  lists: `${CACHE_PREFIX}lists-${CACHE_VERSION}`,
+  // Filled by the page (src/offline/tunnel), read here; its name carries its own version.
+  tunnel: TUNNEL_CACHE,
 } as const;
 
 /** Only complete answers are worth keeping; cross-origin images without CORS arrive opaque (status 0). */
@@ -61,6 +66,28 @@ const isMediaImage = (url: URL) =>
   url.pathname.startsWith('/media/') &&
   /\.(?:jpe?g|png|webp|avif)$/i.test(url.pathname);
 
+// The tunnel buffer (src/offline/tunnel): videos the page kept ahead of the viewer, whole at their lowest
+// rendition, with their posters. Answered from the device before anything else, online too: their files
+// never change under a URL, and the first frames of a kept video then cost no round trip. A kept master
+// playlist is refreshed behind (it grows while a fresh upload's renditions finish). Ranges other than the
+// whole file are cut from the kept copy: a browser's own HLS player asks for parts of a segment it already
+// holds, and each must not cross the network again.
+async function fromTunnel(request: Request, event: ExtendableEvent): Promise<Response | undefined> {
+  const cache = await caches.open(CACHES.tunnel);
+  const kept = await cache.match(request.url, { ignoreSearch: true });
+  if (!kept) return undefined;
+  const range = request.headers.get('range');
+  if (range && !/^bytes=0-$/.test(range)) return createPartialResponse(request, kept);
+  if (request.url.endsWith('/master.m3u8')) {
+    event.waitUntil(
+      fetch(request.url, { credentials: 'same-origin' })
+        .then((fresh) => (fresh.status === 200 ? cache.put(request.url, fresh) : undefined))
+        .catch(() => undefined),
+    );
+  }
+  return kept;
+}
+
 // Thumbnails, avatars and covers: their URLs change when the picture does (uploads get a new name), so
 // cache-first is safe. Bounded, and emptied first when the device runs out of space.
 const images = new CacheFirst({
@@ -70,7 +97,10 @@ const images = new CacheFirst({
     new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 7 * 24 * 3600, purgeOnQuotaError: true }),
   ],
 });
-registerRoute(({ url }) => isMediaImage(url), images);
+registerRoute(
+  ({ url }) => isMediaImage(url),
+  async (options) => (await fromTunnel(options.request, options.event)) ?? images.handle(options),
+);
 
 // Discover: shown at once from the cache (also offline), refreshed behind it; the server's ETag makes
 // the refresh a 304 when nothing changed.
@@ -133,7 +163,79 @@ async function videoStart({ request, event }: { request: Request; event: Extenda
   event.waitUntil(stored);
   return response;
 }
-registerRoute(({ url, request }) => request.method === 'GET' && isVideoStart(url), videoStart);
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && isVideoStart(url),
+  async (options) => (await fromTunnel(options.request, options.event)) ?? videoStart(options),
+);
+// The rest of a kept video (its later segments) comes from the tunnel too; anything else under /media/videos/
+// goes to the network untouched.
+registerRoute(
+  ({ url, request }) =>
+    request.method === 'GET' &&
+    url.origin === self.location.origin &&
+    url.pathname.startsWith('/media/videos/'),
+  async ({ request, event }) => (await fromTunnel(request, event)) ?? fetch(request),
+);
+
+// Lists and profiles seen before (tag grids, profiles, category and site lists): from the
+// network when it answers within a few seconds, else the last copy on the device, marked with
+// OFFLINE_COPY_HEADER so the app says it is offline instead of showing an error. A signed-in viewer's copies
+// are kept under a key of their own (a hash of the token), so the next person on the device never sees them.
+// Not the feeds' own pages (/v1/videos, /v1/videos/start/…): offline, a feed plays the videos kept on the
+// device instead (src/offline/tunnel), as a saved page's other videos could not play; and the home feed's
+// answer, raced by index.html's boot script, keeps its one hop.
+const LIST_PATHS = [
+  /^\/v1\/tags\/[^/]+\/videos(?:\/[^/]+)?$/,
+  /^\/v1\/users\/[^/]+(?:\/videos)?$/,
+  /^\/v1\/discover\/(?:category|webcam-site)\/[^/]+\/videos$/,
+];
+const isList = (url: URL) =>
+  url.origin === self.location.origin && LIST_PATHS.some((p) => p.test(url.pathname));
+
+async function identityKey(request: Request): Promise<string | null> {
+  const auth = request.headers.get('authorization');
+  if (!auth) return null;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(auth));
+  return [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const perViewer: WorkboxPlugin = {
+  cacheKeyWillBeUsed: async ({ request }) => {
+    const url = new URL(request.url);
+    url.searchParams.delete('guest_id');
+    const who = await identityKey(request);
+    if (who) url.searchParams.set('__viewer', who);
+    return url.href;
+  },
+};
+
+const markedAsCopy: WorkboxPlugin = {
+  // Called only when the answer comes from the cache: for NetworkFirst, when the network failed or was late.
+  cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+    if (!cachedResponse) return null;
+    const headers = new Headers(cachedResponse.headers);
+    headers.set(OFFLINE_COPY_HEADER, '1');
+    // The body below is already decoded: a Content-Encoding left on it would claim otherwise.
+    headers.delete('content-encoding');
+    headers.delete('content-length');
+    return new Response(await cachedResponse.blob(), { status: cachedResponse.status, headers });
+  },
+};
+
+const lists = new NetworkFirst({
+  cacheName: CACHES.lists,
+  // A link that drops every packet leaves a request hanging for minutes: the copy answers instead. Not
+  // sooner: a slow link or a busy server must not get a stale copy, marked offline, for a list it was about
+  // to answer (a refused connection, the usual offline, falls back at once).
+  networkTimeoutSeconds: 8,
+  plugins: [
+    perViewer,
+    cacheable(false),
+    markedAsCopy,
+    new ExpirationPlugin({ maxEntries: 120, maxAgeSeconds: 7 * 24 * 3600, purgeOnQuotaError: true }),
+  ],
+});
+registerRoute(({ url, request }) => request.method === 'GET' && isList(url), lists);
 
 // Country flags (spec: 48x36 from an external flag service) never change.
 const FLAG_HOSTS = new Set(['flagcdn.com']);

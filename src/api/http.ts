@@ -2,7 +2,10 @@ import * as v from 'valibot';
 import { errorResponseSchema } from '../contract/common';
 import { networkMessage, serverMessages } from '../contract/common-messages';
 import { getGuestId } from '../offline/kv';
+import { OFFLINE_COPY_HEADER } from '../offline/tunnel/names';
 import { readAuth } from '../state/auth';
+import { offlineCopyAtom } from '../state/network';
+import { appStore } from '../state/store';
 import { noteRequestOutcome } from './reconnect';
 
 /**
@@ -127,6 +130,7 @@ export async function apiFetch(
   if (deadline) signal?.addEventListener('abort', () => deadline.abort(), { once: true });
   let response: Response;
   let json: unknown;
+  let copy = false;
   try {
     const send = () =>
       fetch(path, {
@@ -141,8 +145,11 @@ export async function apiFetch(
       adopt?.url === path && method === 'GET' && !identity.headers.Authorization
         ? await adopt.response.catch(send)
         : await send();
-    // An answer means the server is reachable again, unless a gateway says it is not (issue 35).
-    noteRequestOutcome(response.status < 502 || response.status > 504);
+    // An answer means the server is reachable again, unless a gateway says it is not (issue 35), or the
+    // service worker answered with the device's copy because the network did not.
+    copy = response.headers.get(OFFLINE_COPY_HEADER) === '1';
+    appStore.set(offlineCopyAtom, copy);
+    noteRequestOutcome(!copy && (response.status < 502 || response.status > 504));
     json = await readJson(response);
   } catch (error) {
     // An abort is the caller's own decision, not a failure to report.
@@ -160,14 +167,24 @@ export async function apiFetch(
       throw new ApiError(response.status, parsed.output.message, parsed.output.errors, { fromServer: true });
     throw new ApiError(response.status, serverMessages.internal);
   }
-  if (!schema) return json;
+  if (!schema) return markCopy(json, copy);
   try {
-    return v.parse(schema, json);
+    return markCopy(v.parse(schema, json), copy);
   } catch (error) {
     // A 2xx that does not match the contract is a server bug; callers treat it like any other failure.
     throw new ApiError(response.status, serverMessages.internal, undefined, { cause: error });
   }
 }
+
+const offlineCopies = new WeakSet<object>();
+const markCopy = <T>(data: T, copy: boolean): T => {
+  if (copy && typeof data === 'object' && data !== null) offlineCopies.add(data);
+  return data;
+};
+
+/** Whether an answer is the device's copy of a list, given by the service worker while the network is away. */
+export const fromOfflineCopy = (data: unknown): boolean =>
+  typeof data === 'object' && data !== null && offlineCopies.has(data);
 
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text().catch(() => '');

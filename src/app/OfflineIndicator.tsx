@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { onlineAtom } from '../state/network';
+import { offlineCopyAtom, onlineAtom } from '../state/network';
 import { OfflineIcon } from '../ui/icons';
 
 /**
@@ -8,11 +8,16 @@ import { OfflineIcon } from '../ui/icons';
  */
 export function OfflineIndicator() {
   const online = useAtomValue(onlineAtom);
-  if (online) return null;
+  // The browser may believe it is online while nothing answers (a tunnel, a server away): what is on screen
+  // then came from the device too, and says so.
+  const copy = useAtomValue(offlineCopyAtom);
+  if (online && !copy) return null;
   return (
     <p className="offline-pill" role="status">
       <OfflineIcon />
-      <span>You're offline · likes and views are saved</span>
+      <span>
+        {online ? 'Offline · showing what was saved' : "You're offline · likes and views are saved"}
+      </span>
     </p>
   );
 }

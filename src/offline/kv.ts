@@ -28,6 +28,8 @@ export interface KvSchema {
   isMuted: boolean;
   currentVideo: { id: number; slug: string } | null;
   ageConfirmed: boolean;
+  /** "Keep videos for offline"; null until the viewer chooses (the default depends on the browser). */
+  keepOffline: 'wifi' | 'always' | 'never' | null;
 }
 
 // Async on purpose: where IndexedDB is missing (some private modes) opening it throws at once, and callers

@@ -11,3 +11,5 @@ export const currentVideoAtom = persistedAtom('currentVideo', null);
 
 /** Spec §9 minimum age 18: asked once per device, before anything else is shown. */
 export const ageConfirmedAtom = persistedAtom('ageConfirmed', false);
+/** The tunnel buffer's setting (src/offline/tunnel); null is the default for this browser. */
+export const keepOfflineAtom = persistedAtom('keepOffline', null);

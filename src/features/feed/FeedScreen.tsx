@@ -154,6 +154,8 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
     <>
       {header}
       <FeedPlayer
+        feedKey={source.key}
+        offline={list.offline}
         videos={list.videos}
         hasMore={list.next !== null}
         onNearEnd={loadMore}

@@ -11,6 +11,8 @@ export interface FeedList {
   error?: string;
   /** Whether asking again can help: a lost network or a busy server, not a list that does not exist. */
   retryable?: boolean;
+  /** The videos kept on the device, shown because the network did not answer (src/offline/tunnel). */
+  offline?: boolean;
 }
 
 /** The list the player walks through, kept app-wide so going to a profile and back resumes in place. */

@@ -1,10 +1,14 @@
 import { useAtom, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../api/errors';
-import { ApiError } from '../../api/http';
+import { fromOfflineCopy } from '../../api/http';
+import { isRetryable, useHealing } from '../../api/reconnect';
 import { fetchFeedPage } from '../../api/videos';
 import type { Video } from '../../contract';
+import { offlineList } from '../../offline/tunnel/plan';
+import { listKept } from '../../offline/tunnel/store';
 import { useEffectEvent } from '../../state/effectEvent';
+import { offlineCopyAtom } from '../../state/network';
 import { useRealNavigationType } from '../../state/panel';
 import { feedIndexAtom, feedListAtom, feedLoadingMoreAtom } from './feedAtoms';
 import type { FeedSource, FeedStart } from './sources';
@@ -15,11 +19,12 @@ const merge = (known: Video[], page: Video[]) => {
   return [...known, ...page.filter((v) => !seen.has(v.id))];
 };
 
-/** No answer, a timeout, too many requests or a server fault may pass; a 4xx answer will be the same again. */
-function retryable(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return true;
-  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
-}
+/** The videos kept on the device for this feed first (src/offline/tunnel), or none. */
+const keptFor = (feed: string) =>
+  listKept().then(
+    (entries) => offlineList(entries, feed),
+    () => [] as Video[],
+  );
 
 /**
  * Owns the list behind a feed screen: starts it (from the grid's hand-over or the first page), and loads the
@@ -29,6 +34,8 @@ export function useFeedList(source: FeedSource, start: FeedStart | undefined, ge
   const [list, setList] = useAtom(feedListAtom);
   const setIndex = useSetAtom(feedIndexAtom);
   const [loadingMore, setLoadingMore] = useAtom(feedLoadingMoreAtom);
+  // The app's "offline" mark: what plays came from the device.
+  const setOfflineCopy = useSetAtom(offlineCopyAtom);
   const inFlight = useRef<AbortController | null>(null);
   const [attempt, setAttempt] = useState(0);
   const listKey = `${source.key}#${generation}#${attempt}`;
@@ -52,22 +59,41 @@ export function useFeedList(source: FeedSource, start: FeedStart | undefined, ge
     }
     setList({ key: listKey, videos: [], next: null, status: 'loading' });
     setIndex(0);
+    // No network: the videos kept on the device play instead (issue 35), before any saved copy of the page,
+    // whose other videos could not play; an error only when nothing is kept.
+    const offline = async (fallback: () => void) => {
+      const kept = await keptFor(source.key);
+      if (controller.signal.aborted) return;
+      if (kept.length === 0) fallback();
+      else {
+        setList({ key: listKey, videos: kept, next: null, status: 'ready', offline: true });
+        setOfflineCopy(true);
+      }
+    };
     fetchFeedPage(source.firstUrl, controller.signal).then(
-      (page) => setList({ key: listKey, videos: page.data, next: page.links.next, status: 'ready' }),
+      (page) => {
+        const ready = () =>
+          setList({ key: listKey, videos: page.data, next: page.links.next, status: 'ready' });
+        if (fromOfflineCopy(page)) void offline(ready);
+        else ready();
+      },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setList({
-          key: listKey,
-          videos: [],
-          next: null,
-          status: 'error',
-          error: errorText(error),
-          retryable: retryable(error),
-        });
+        const failed = () =>
+          setList({
+            key: listKey,
+            videos: [],
+            next: null,
+            status: 'error',
+            error: errorText(error),
+            retryable: isRetryable(error),
+          });
+        if (isRetryable(error)) void offline(failed);
+        else failed();
       },
     );
     return () => controller.abort();
-  }, [listKey, source.firstUrl, setList, setIndex, setLoadingMore]);
+  }, [listKey, source.firstUrl, source.key, setList, setIndex, setLoadingMore, setOfflineCopy]);
 
   const loadMore = useCallback(() => {
     if (loadingMore || list.status !== 'ready' || !list.next || list.key !== listKey) return;
@@ -93,5 +119,25 @@ export function useFeedList(source: FeedSource, start: FeedStart | undefined, ge
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
 
-  return { list: list.key === listKey ? list : null, loadMore, retry, loadingMore };
+  // Back online: a failed feed loads again; an offline one goes on from the video on screen, with the
+  // network's first page after the kept videos (the viewer is not sent back to the first).
+  const current = list.key === listKey ? list : null;
+  useHealing(current?.status === 'error' && current.retryable === true, retry);
+  useHealing(current?.offline === true, () => {
+    const controller = new AbortController();
+    inFlight.current = controller;
+    fetchFeedPage(source.firstUrl, controller.signal).then(
+      (page) => {
+        if (fromOfflineCopy(page)) return;
+        setList((now) =>
+          now.key === listKey
+            ? { ...now, videos: merge(now.videos, page.data), next: page.links.next, offline: false }
+            : now,
+        );
+      },
+      () => undefined,
+    );
+  });
+
+  return { list: current, loadMore, retry, loadingMore };
 }

@@ -1,6 +1,7 @@
 import { useAtom, useAtomValue } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { probeLink } from '../../../api/link';
 import type { Video } from '../../../contract';
 import { markFirstVideoReady } from '../../../state/firstVideo';
 import { onlineAtom } from '../../../state/network';
@@ -18,6 +19,7 @@ import { useFeedGestures } from './useFeedGestures';
 import { useInstreamAds } from './useInstreamAds';
 import { useMediaSession } from './useMediaSession';
 import { useRatingPrompt } from './useRatingPrompt';
+import { useTunnel } from './useTunnel';
 import { warmFirstSegment } from './warmAhead';
 import { assignSlots, PREFETCH_REMAINING, step } from './window';
 
@@ -30,12 +32,18 @@ const ShortcutsSheet = lazy(() => import('./ShortcutsSheet').then((m) => ({ defa
  * through the same `go`.
  */
 export function FeedPlayer({
+  feedKey,
   videos,
   hasMore,
   onNearEnd,
   ads = [],
   rating = false,
+  offline = false,
 }: {
+  /** The list's FeedSource.key: what the tunnel buffer keeps videos for. */
+  feedKey: string;
+  /** The list came from the device (no network): its end says more come back with the network. */
+  offline?: boolean;
   videos: Video[];
   hasMore: boolean;
   onNearEnd: () => void;
@@ -65,12 +73,24 @@ export function FeedPlayer({
     previousAssignment.current = slots.map((s) => s.index);
   });
 
-  // The next slot buffers the next video once the current one plays; the start of the one after is fetched
-  // then too, so two quick swipes in a row still find their first segment on the device.
+  // The video on screen has enough buffered (bufferAhead.ts): only then do the next slot, the start of the
+  // one after and the tunnel buffer use the link, so on a slow one the video on screen gets it whole first.
+  const [safeId, setSafeId] = useState<number | null>(null);
+  const safe = onScreen !== undefined && safeId === onScreen.id;
+  const onBuffered = useCallback(() => setSafeId(onScreen?.id ?? null), [onScreen?.id]);
+  const { kept, linkDown, linkUp, keeping } = useTunnel(feedKey, videos, current, safe);
+  // While the buffer fills, the next slot loads its video once it is kept: it then plays from the device,
+  // where racing the buffer for the same files would fetch them twice.
+  const next = videos[current + 1];
+  const nextReady = safe && (!keeping || !next?.playlistUrl || kept.has(next.id));
+  const onStall = useCallback(() => void probeLink(), []);
+
+  // The start of the video after the next one is fetched too, so two quick swipes in a row still find their
+  // first segment on the device.
   useEffect(() => {
     const ahead = videos[current + 2];
-    if (started && ahead?.playlistUrl) warmFirstSegment(ahead.playlistUrl);
-  }, [started, current, videos]);
+    if (started && safe && !linkDown && ahead?.playlistUrl) warmFirstSegment(ahead.playlistUrl);
+  }, [started, safe, linkDown, current, videos]);
 
   useEffect(() => {
     if (hasMore && videos.length - 1 - current <= PREFETCH_REMAINING) onNearEnd();
@@ -147,7 +167,14 @@ export function FeedPlayer({
               active={slot.offset === 0}
               held={held}
               near={slot.offset === 1}
-              load={started || slot.offset === 0}
+              // The slot above loaded as the current one before (or waits for a swipe back); the one below
+              // waits until the video on screen is safe, and while the buffer fills, until it is kept.
+              load={slot.offset === 0 || (started && (slot.offset < 0 || nextReady))}
+              kept={video !== undefined && kept.has(video.id)}
+              linkDown={linkDown}
+              linkUp={linkUp}
+              onBuffered={slot.offset === 0 ? onBuffered : undefined}
+              onStall={slot.offset === 0 ? onStall : undefined}
               onStarted={slot.offset === 0 ? onStarted : undefined}
               style={{
                 transform: `translate3d(${slot.offset === 0 ? gestures.dragX : 0}px, calc(${slot.offset * 100}% + ${gestures.dragY}px), 0)`,
@@ -177,6 +204,11 @@ export function FeedPlayer({
       )}
       {(coachStep === 0 || coachStep === 1) && !adPlaying && (
         <CoachHint step={coachStep} onDismiss={() => setCoachStep(coachStep + 1)} />
+      )}
+      {offline && current >= videos.length - 1 && (
+        <p className="feed-offline-end" role="status">
+          More videos when you're back online
+        </p>
       )}
       <FeedSheets state={sheets} guest={guest} />
       <FeedNav atStart={current === 0} atEnd={current >= videos.length - 1} go={go} onHelp={openShortcuts} />

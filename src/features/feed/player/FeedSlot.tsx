@@ -16,6 +16,7 @@ import { isMutedAtom } from '../../../state/preferences';
 import { PlayIcon } from '../../../ui/icons';
 import { Spinner } from '../../../ui/Spinner';
 import type { AdPlacement } from '../sidebar/sidebar';
+import { bufferedEnough } from './bufferAhead';
 import { type SlotAction, SlotActions } from './SlotActions';
 import { SlotInfo } from './SlotInfo';
 import { holdAtFirstFrame, usePlayback, whenFrameShown } from './usePlayback';
@@ -59,6 +60,16 @@ interface SlotProps {
   /** An instream ad that plays in this slot before its video (the slot's element plays it, then the video). */
   ad?: AdPlacement;
   onAdDone?: () => void;
+  /** The video is kept on the device (the tunnel buffer): it plays with the link down. */
+  kept: boolean;
+  /** The link is down (offline, or a look at it got no answer). */
+  linkDown: boolean;
+  /** The link answered just now: a kept video may climb above its lowest rendition. */
+  linkUp: boolean;
+  /** The video on screen has enough buffered that the next ones may use the link. */
+  onBuffered?: () => void;
+  /** A media request got no answer: worth a look at the link. */
+  onStall?: () => void;
 }
 
 export function FeedSlot({
@@ -79,6 +90,11 @@ export function FeedSlot({
   autoscroll,
   ad,
   onAdDone,
+  kept,
+  linkDown,
+  linkUp,
+  onBuffered,
+  onStall,
 }: SlotProps) {
   const muted = useAtomValue(isMutedAtom);
   const [paused, setPaused] = useState(false);
@@ -99,18 +115,29 @@ export function FeedSlot({
   // The slot above keeps its source too, so swiping back shows the frame at once.
   const adSrc = ad?.src ?? null;
   const endAd = useCallback(() => onAdDone?.(), [onAdDone]);
-  const src = !video || !load ? null : ad ? adSrc : (video.playlistUrl ?? null);
+  // A video this slot already loaded stays loaded (swiping back and forth), whatever `load` says now.
+  const [loadedId, setLoadedId] = useState<number | null>(null);
+  const mayLoad = load || (loadedId !== null && loadedId === videoId);
+  const src = !video || !mayLoad ? null : ad ? adSrc : (video.playlistUrl ?? null);
+  // With the link down, a video that is not on the device and has not started says so calmly (it keeps
+  // asking, and starts by itself when the network returns); one that plays goes on from what it has.
+  const [playedId, setPlayedId] = useState<number | null>(null);
+  const waitsForNetwork = linkDown && !kept && !ad && playedId !== videoId;
+  useEffect(() => {
+    if (src !== null && videoId !== undefined) setLoadedId(videoId);
+  }, [src, videoId]);
   const markViewed = useViewCount(videoId, active, ad !== undefined);
   const { host, ref } = useSlotVideo({
     boot: active ? { src } : undefined,
     // A neighbour's poster waits with its video (`load`): on Slow 4G one large poster took the bandwidth of
     // the first video's segments for seconds (issue 17).
-    poster: ad || !load ? undefined : (video?.thumbnailUrl ?? undefined),
+    poster: ad || !mayLoad ? undefined : (video?.thumbnailUrl ?? undefined),
     muted,
     loop: !autoscroll && !ad,
     preload: active || near ? 'auto' : 'metadata',
     on: {
       playing: (element) => {
+        setPlayedId(videoId ?? null);
         setPaused(false);
         setStalledId(null);
         markViewed();
@@ -125,7 +152,29 @@ export function FeedSlot({
       error: ad ? undefined : fail,
     },
   });
-  useSlotSource(ref, src, ad ? endAd : fail, attempt);
+  useSlotSource(ref, src, ad ? endAd : fail, {
+    attempt,
+    lowOnly: kept && !linkUp,
+    preferHlsJs: kept,
+    onStall: active ? onStall : undefined,
+  });
+
+  // The video on screen tells when it is safe for the others to use the link.
+  const buffered = useEffectEvent(() => onBuffered?.());
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || !active || ad) return;
+    const check = () => {
+      if (bufferedEnough(element.buffered, element.currentTime, element.duration)) buffered();
+    };
+    check();
+    element.addEventListener('progress', check);
+    element.addEventListener('timeupdate', check);
+    return () => {
+      element.removeEventListener('progress', check);
+      element.removeEventListener('timeupdate', check);
+    };
+  }, [ref, active, ad]);
 
   // Back online: a video that failed for want of a network gets another go; the others play on untouched.
   const retryFailed = useEffectEvent(() => {
@@ -178,7 +227,7 @@ export function FeedSlot({
       {video && !ad && (
         <>
           <div className="feed-scrim" aria-hidden="true" />
-          {active && stalled && !paused && !failed && (
+          {active && stalled && !paused && !failed && !waitsForNetwork && (
             <div className="feed-stall">
               <Spinner />
             </div>
@@ -187,6 +236,11 @@ export function FeedSlot({
             <span className="feed-play-hint" aria-hidden="true">
               <PlayIcon />
             </span>
+          )}
+          {active && waitsForNetwork && !failed && (
+            <p className="feed-failed feed-waiting" role="status">
+              More videos when you're back online
+            </p>
           )}
           {failed && (
             <p className="feed-failed">

@@ -1,4 +1,5 @@
 import type Hls from 'hls.js';
+import type { LoadPolicy, RetryConfig } from 'hls.js';
 import { type RefObject, useEffect, useRef } from 'react';
 import { useEffectEvent } from '../../../state/effectEvent';
 
@@ -28,6 +29,47 @@ const loadHls = () => {
 };
 
 /**
+ * hls.js gives up on a request after a few tries, and counts "no answer" (status 0) as final unless the
+ * browser says it is offline: a tunnel, a dead Wi-Fi or a restarting server then killed the video on screen
+ * although seconds of it were buffered (issue 35). Here a request that got no answer (or timed out) is tried
+ * again for as long as the slot lives, every few seconds, so playback goes on from the buffer and resumes by
+ * itself when bytes flow again. A 4xx answer (a video deleted meanwhile) still fails at once.
+ */
+const PATIENT_TRIES = 1_000_000;
+const patientRetry = (retryDelayMs: number): RetryConfig => ({
+  maxNumRetry: PATIENT_TRIES,
+  retryDelayMs,
+  maxRetryDelayMs: 3_000,
+  shouldRetry: (config, count, isTimeout, response, retry) =>
+    retry || ((isTimeout || (response?.code ?? 0) === 0) && count < (config?.maxNumRetry ?? 0)),
+});
+const patient = (maxTimeToFirstByteMs: number, maxLoadTimeMs: number): LoadPolicy => ({
+  default: {
+    maxTimeToFirstByteMs,
+    maxLoadTimeMs,
+    timeoutRetry: patientRetry(0),
+    errorRetry: patientRetry(1_000),
+  },
+});
+
+export interface SlotSourceOptions {
+  /** A new number re-points the slot at the same source (a retry after a failure). */
+  attempt?: number;
+  /**
+   * Load only the lowest rendition: the video is kept on the device (src/offline/tunnel) and the link is
+   * down, so a higher one would hang on the network while the kept one plays from the device.
+   */
+  lowOnly?: boolean;
+  /**
+   * Play through hls.js even where the browser plays HLS itself: its requests surely reach the service
+   * worker, which answers a kept video from the device (a native player's may not: Safari's do not).
+   */
+  preferHlsJs?: boolean;
+  /** A media request of the video on screen went unanswered: the link may be down. */
+  onStall?: () => void;
+}
+
+/**
  * Points a recycled slot's <video> at `src` without starting it: the slot below the current one buffers
  * its video ahead so a swipe starts it at once. One hls.js instance per slot lives as long as the slot and
  * is re-pointed with loadSource, so a swipe never tears down and rebuilds the media pipeline.
@@ -36,10 +78,16 @@ export function useSlotSource(
   ref: RefObject<HTMLVideoElement | null>,
   src: string | null,
   onFail: () => void,
-  /** A new number re-points the slot at the same source (a retry after a failure). */
-  attempt = 0,
+  { attempt = 0, lowOnly = false, preferHlsJs = false, onStall }: SlotSourceOptions = {},
 ) {
   const fail = useEffectEvent(onFail);
+  const stall = useEffectEvent(() => onStall?.());
+  const lowOnlyRef = useRef(lowOnly);
+  lowOnlyRef.current = lowOnly;
+  // Read when a source is set, never a reason to set it again: a video kept while it plays goes on in the
+  // player it started in.
+  const preferHlsJsRef = useRef(preferHlsJs);
+  preferHlsJsRef.current = preferHlsJs;
   const hlsRef = useRef<Hls | null>(null);
   const lastAttempt = useRef(attempt);
 
@@ -71,10 +119,14 @@ export function useSlotSource(
     lastAttempt.current = attempt;
     let cancelled = false;
     const isPlaylist = /\.m3u8(?:$|[?#])/i.test(src);
-    if (!isPlaylist || playsHlsNatively()) {
-      // Already loading it (the boot script's element, taken over by the first slot): setting it again
-      // would throw away what has arrived and start over.
-      if (!retry && video.getAttribute('src') === src) return;
+    // Already loading it (the boot script's element, taken over by the first slot): setting it again, or
+    // handing it to another player, would throw away what has arrived and start over.
+    if (!retry && video.getAttribute('src') === src) return;
+    const native = playsHlsNatively() && !(preferHlsJsRef.current && hlsJsPossible());
+    if (!isPlaylist || native) {
+      // This slot played a kept video through hls.js before: the element goes back to the browser's player.
+      hlsRef.current?.destroy();
+      hlsRef.current = null;
       video.src = src;
       return;
     }
@@ -98,14 +150,25 @@ export function useSlotSource(
             // Spec §9: about 30 s ahead, and little kept behind, to spare mobile data and memory.
             maxBufferLength: 30,
             backBufferLength: 10,
+            manifestLoadPolicy: patient(6_000, 20_000),
+            playlistLoadPolicy: patient(6_000, 20_000),
+            fragLoadPolicy: patient(6_000, 60_000),
           });
           const own = hls;
           hls.on(HlsPlayer.Events.ERROR, (_event, data) => {
-            if (!data.fatal) return;
+            if (!data.fatal) {
+              if (data.type === HlsPlayer.ErrorTypes.NETWORK_ERROR) stall();
+              return;
+            }
             // A fatal error leaves the instance unusable: the slot's next source gets a fresh one.
             own.destroy();
             if (hlsRef.current === own) hlsRef.current = null;
             fail();
+          });
+          // A new source resets the player's levels: the kept, lowest one is chosen again once they are known
+          // (0 from the start, the first listed; -1 is the player's own choice).
+          hls.on(HlsPlayer.Events.MANIFEST_PARSED, () => {
+            if (lowOnlyRef.current) own.loadLevel = 0;
           });
           hls.attachMedia(video);
           hlsRef.current = hls;
@@ -120,4 +183,13 @@ export function useSlotSource(
       cancelled = true;
     };
   }, [ref, src, attempt]);
+
+  // The link went or came back while this video was loaded: no reload, the next requests follow.
+  useEffect(() => {
+    const hls = hlsRef.current;
+    if (hls && hls.levels.length > 0) hls.loadLevel = lowOnly ? 0 : -1;
+  }, [lowOnly]);
 }
+
+/** Media Source Extensions, or Safari's ManagedMediaSource (iOS 17.1+), which hls.js also plays through. */
+const hlsJsPossible = () => 'MediaSource' in window || 'ManagedMediaSource' in window;

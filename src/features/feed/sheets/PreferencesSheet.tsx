@@ -1,9 +1,16 @@
 import { useAtom } from 'jotai';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { fetchTags } from '../../../api/videos';
 import type { GenderPreference, Tag } from '../../../contract';
+import { link } from '../../../offline/tunnel/keeper';
+import { defaultKeepSetting, type KeepSetting } from '../../../offline/tunnel/plan';
+import { clearKept, keptSnapshot, subscribeKept } from '../../../offline/tunnel/store';
 import { genderPreferenceAtom } from '../../../state/genderPreference';
-import { preferenceAutoscrollAtom, preferenceSelectedTagsAtom } from '../../../state/preferences';
+import {
+  keepOfflineAtom,
+  preferenceAutoscrollAtom,
+  preferenceSelectedTagsAtom,
+} from '../../../state/preferences';
 import '../../../ui/form/form.css';
 import { Sheet } from '../../../ui/Sheet';
 
@@ -16,6 +23,64 @@ const genderChoices: { value: GenderPreference; label: string }[] = [
   { value: 't', label: 'Trans' },
   { value: 'm,t', label: 'Both' },
 ];
+
+const keepChoices: { value: KeepSetting; label: string }[] = [
+  { value: 'wifi', label: 'On Wi-Fi' },
+  { value: 'always', label: 'Always' },
+  { value: 'never', label: 'Never' },
+];
+
+/** "12 videos · 64 MB": what the tunnel buffer holds now. */
+export function keptSummary(count: number, bytes: number): string {
+  if (count === 0) return 'Nothing kept yet';
+  const mb = bytes / 2 ** 20;
+  return `${count} ${count === 1 ? 'video' : 'videos'} · ${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
+}
+
+/** The tunnel buffer's setting (src/offline/tunnel): when videos are kept, what is kept now, and Clear. */
+function KeepOffline() {
+  const [chosen, choose] = useAtom(keepOfflineAtom);
+  const setting = chosen ?? defaultKeepSetting(link());
+  const name = useId();
+  const entries = useSyncExternalStore(subscribeKept, keptSnapshot);
+  const bytes = entries.reduce((sum, e) => sum + e.bytes, 0);
+  const [clearing, setClearing] = useState(false);
+  return (
+    <fieldset className="field">
+      <legend className="field-label">Keep videos for offline</legend>
+      <div className="segmented">
+        {keepChoices.map((choice) => (
+          <label key={choice.value} className="segmented-option">
+            <input
+              type="radio"
+              name={name}
+              value={choice.value}
+              checked={setting === choice.value}
+              onChange={() => choose(choice.value)}
+            />
+            {choice.label}
+          </label>
+        ))}
+      </div>
+      <div className="keep-offline-status">
+        <span role="status">{keptSummary(entries.length, bytes)}</span>
+        {entries.length > 0 && (
+          <button
+            type="button"
+            className="btn btn-ghost"
+            disabled={clearing}
+            onClick={() => {
+              setClearing(true);
+              void clearKept().finally(() => setClearing(false));
+            }}
+          >
+            Clear
+          </button>
+        )}
+      </div>
+    </fieldset>
+  );
+}
 
 /** Preferences modal: who the feeds show, autoplay the next video, and the tags the home feed is narrowed to. */
 export function PreferencesSheet({ onClose }: { onClose: () => void }) {
@@ -90,6 +155,7 @@ export function PreferencesSheet({ onClose }: { onClose: () => void }) {
         <span>Autoplay next video</span>
         <input type="checkbox" checked={autoscroll} onChange={(e) => setAutoscroll(e.target.checked)} />
       </label>
+      <KeepOffline />
       <label className="field">
         <span className="field-label">Tags</span>
         <input

@@ -1,0 +1,56 @@
+// A quick look at the link, for the feed: `navigator.onLine` stays true in a tunnel (every packet lost) and
+// a request there hangs for minutes rather than failing. The feed asks before it starts a video: an answer
+// within PROBE_TIMEOUT_MS means the network may be used; none means kept videos play from the device.
+import { linkCheckAtom } from '../state/network';
+import { appStore } from '../state/store';
+import { noteRequestOutcome, whenBackOnline } from './reconnect';
+
+/**
+ * A healthy link answers the tiny health check in a round trip or two, even on 3G (300 ms); a busy phone or
+ * server gets some slack, as a wrong "down" makes the next videos wait for nothing.
+ */
+const PROBE_TIMEOUT_MS = 3_000;
+/** Swipes in a row share one look. */
+const FRESH_MS = 3_000;
+
+let probing: Promise<boolean> | null = null;
+let lastAt = 0;
+let lastOk = true;
+let waiting: (() => void) | null = null;
+
+function settle(ok: boolean) {
+  lastOk = ok;
+  lastAt = Date.now();
+  appStore.set(linkCheckAtom, ok ? 'up' : 'down');
+  if (ok) {
+    waiting?.();
+    waiting = null;
+  } else if (!waiting) {
+    // Down: the network's return (an `online` event, any answer, reconnect.ts's own probing) lifts it.
+    waiting = whenBackOnline(() => settle(true));
+  }
+}
+
+function record(ok: boolean) {
+  settle(ok);
+  // The same news for every screen waiting to heal; reconnect.ts probes on while it is down.
+  noteRequestOutcome(ok);
+}
+
+/** Whether the link answered just now (shared by calls within a few seconds). */
+export function probeLink(): Promise<boolean> {
+  if (Date.now() - lastAt < FRESH_MS) return Promise.resolve(lastOk);
+  // Until it answers, a kept video stays on its kept rendition (see linkUpAtom).
+  if (lastOk && !probing) appStore.set(linkCheckAtom, 'checking');
+  probing ??= fetch('/healthz', { cache: 'no-store', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })
+    .then(
+      (response) => response.ok,
+      () => false,
+    )
+    .then((ok) => {
+      probing = null;
+      record(ok);
+      return ok;
+    });
+  return probing;
+}

@@ -1,0 +1,48 @@
+import { useAtomValue } from 'jotai';
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { probeLink } from '../../../api/link';
+import type { Video } from '../../../contract';
+import { keepAhead, link, stopKeeping } from '../../../offline/tunnel/keeper';
+import { defaultKeepSetting, mayKeep } from '../../../offline/tunnel/plan';
+import { keptSnapshot, subscribeKept } from '../../../offline/tunnel/store';
+import { linkDownAtom, linkUpAtom } from '../../../state/network';
+import { keepOfflineAtom } from '../../../state/preferences';
+import { playsHlsNatively } from './useSlotSource';
+
+/**
+ * The feed's side of the tunnel buffer (src/offline/tunnel): keeps the video on screen and the next ones on
+ * the device while `ready` says the one on screen is safe, and tells which videos are kept and whether the
+ * link is down. Each new video on screen takes a quick look at the link first: in a tunnel the browser still
+ * says "online", and a kept video must not wait on a request that hangs.
+ */
+export function useTunnel(feed: string, videos: readonly Video[], current: number, ready: boolean) {
+  const entries = useSyncExternalStore(subscribeKept, keptSnapshot);
+  const kept = useMemo(() => new Set(entries.map((e) => e.id)), [entries]);
+  const linkDown = useAtomValue(linkDownAtom);
+  const linkUp = useAtomValue(linkUpAtom);
+  const chosen = useAtomValue(keepOfflineAtom);
+  const setting = chosen ?? defaultKeepSetting(link());
+  const readyRef = useRef(ready);
+  readyRef.current = ready;
+
+  useEffect(() => {
+    keepAhead({
+      feed,
+      videos,
+      current,
+      setting,
+      ready: () => readyRef.current,
+      withCurrent: !playsHlsNatively(),
+    });
+  }, [feed, videos, current, setting]);
+  useEffect(() => stopKeeping, []);
+
+  const onScreen = videos[current]?.id;
+  useEffect(() => {
+    if (onScreen !== undefined) void probeLink();
+  }, [onScreen]);
+
+  // Whether the buffer is filling now: the next slot then waits for the kept copy instead of racing it.
+  const keeping = mayKeep(setting, link()) && !linkDown;
+  return { kept, linkDown, linkUp, keeping };
+}
