@@ -2,16 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { Video } from '../../src/contract';
 import { bufferedEnough } from '../../src/features/feed/player/bufferAhead';
 import {
-  defaultKeepSetting,
   evictions,
   type KeptVideo,
   lowestVariant,
-  mayKeep,
   offlineList,
   segmentsToKeep,
   TUNNEL,
   wanted,
 } from '../../src/offline/tunnel/plan';
+import { defaultKeepSetting, mayKeep } from '../../src/offline/tunnel/setting';
 
 const video = (id: number, playable = true): Video =>
   ({ id, playlistUrl: playable ? `/media/videos/${id}/master.m3u8` : null }) as Video;

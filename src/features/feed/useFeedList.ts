@@ -5,7 +5,6 @@ import { fromOfflineCopy } from '../../api/http';
 import { isRetryable, useHealing } from '../../api/reconnect';
 import { fetchFeedPage } from '../../api/videos';
 import type { Video } from '../../contract';
-import { offlineList } from '../../offline/tunnel/plan';
 import { listKept } from '../../offline/tunnel/store';
 import { useEffectEvent } from '../../state/effectEvent';
 import { offlineCopyAtom } from '../../state/network';
@@ -21,8 +20,8 @@ const merge = (known: Video[], page: Video[]) => {
 
 /** The videos kept on the device for this feed first (src/offline/tunnel), or none. */
 const keptFor = (feed: string) =>
-  listKept().then(
-    (entries) => offlineList(entries, feed),
+  Promise.all([listKept(), import('../../offline/tunnel/plan')]).then(
+    ([entries, { offlineList }]) => offlineList(entries, feed),
     () => [] as Video[],
   );
 

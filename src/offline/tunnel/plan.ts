@@ -1,7 +1,6 @@
 // The tunnel buffer's decisions, without I/O: which videos to keep, how much of each, which to let go, and
 // what an offline feed shows. store.ts and keeper.ts do the fetching and storing; README.md says why.
 import type { Video } from '../../contract/video';
-import type { KvSchema } from '../kv';
 
 export const TUNNEL = {
   /** Videos kept ahead of the one on screen (issue 35: the next 10). */
@@ -29,29 +28,6 @@ export interface KeptVideo {
   keptAt: number;
   usedAt: number;
   watched: boolean;
-}
-
-export type KeepSetting = NonNullable<KvSchema['keepOffline']>;
-
-/** What the browser says about the link; every field may be missing (Firefox, Safari). */
-export interface LinkInfo {
-  type?: string;
-  saveData?: boolean;
-}
-
-/**
- * The setting's default: "On Wi-Fi" where the browser tells the connection type (Android Chrome), else
- * "Always" (a laptop's Chromium, Safari and Firefox never say, and they are rarely on a metered link).
- */
-export const defaultKeepSetting = (link: LinkInfo): KeepSetting => (link.type ? 'wifi' : 'always');
-
-/** Whether the buffer may fetch now. Save-Data always pauses it: the viewer asked their browser to spare data. */
-export function mayKeep(setting: KeepSetting, link: LinkInfo): boolean {
-  if (setting === 'never' || link.saveData) return false;
-  if (setting === 'always') return true;
-  // "On Wi-Fi" with no type reported cannot be told from cellular; such browsers are on laptops, where
-  // the viewer expects the setting to keep videos rather than to do nothing.
-  return link.type === undefined || link.type === 'wifi' || link.type === 'ethernet';
 }
 
 /**

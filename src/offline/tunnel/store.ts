@@ -1,11 +1,10 @@
-// The tunnel buffer on the device: files in Cache Storage (TUNNEL_CACHE, read by the service worker), and a
-// manifest in IndexedDB saying what each kept video holds. A file is stored before the manifest names it, so
-// a manifest entry always means a playable copy; a half-kept video left by a closed tab only costs its bytes
-// until the next eviction or Clear.
+// The tunnel buffer's manifest: what each kept video holds, in IndexedDB; its files are in Cache Storage
+// (TUNNEL_CACHE, read by the service worker), put there by keeper.ts. A file is stored before the manifest
+// names it, so a manifest entry always means a playable copy; a half-kept video left by a closed tab only
+// costs its bytes until the next eviction or Clear. Small, and loaded with the feed; keeper.ts loads later.
 import { clear, createStore, del, get, set, type UseStore, values } from 'idb-keyval';
-import type { Video } from '../../contract/video';
 import { TUNNEL_CACHE } from './names';
-import { type KeptVideo, lowestVariant, segmentsToKeep } from './plan';
+import type { KeptVideo } from './plan';
 
 let manifestStore: UseStore | undefined;
 const manifest = () => {
@@ -44,85 +43,10 @@ export function subscribeKept(listener: Listener): () => void {
 /** Every kept video, fresh from IndexedDB. */
 export const listKept = (): Promise<readonly KeptVideo[]> => reload();
 
-const absolute = (uri: string, base: string) => new URL(uri, base).href;
-
-/** A whole answer or an error: a partial or failed file must never be kept in its place. */
-async function fetchWhole(url: string, signal: AbortSignal): Promise<Response> {
-  // Low priority: the video on screen and its neighbours go first (the keeper also waits for them).
-  const response = await fetch(url, { signal, credentials: 'same-origin', priority: 'low' });
-  if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
-  return response;
-}
-
-/**
- * Stores `video`'s lowest rendition (whole, or its first 30 s), its master playlist and its poster, then
- * names it in the manifest. `beforeEach` runs before each download: the keeper waits there until the video on
- * screen has enough buffered, so a kept file never takes the link from it.
- */
-export async function keepVideo(
-  video: Video,
-  feed: string,
-  order: number,
-  { signal, beforeEach }: { signal: AbortSignal; beforeEach: () => Promise<void> },
-): Promise<KeptVideo | null> {
-  if (!video.playlistUrl) return null;
-  const cache = await caches.open(TUNNEL_CACHE);
-  let bytes = 0;
-  const urls: string[] = [];
-  const store = async (url: string, response: Response) => {
-    // Stored as it came: a copy rebuilt from its body would keep a Content-Encoding header over a body
-    // already decoded, and Chromium's own HLS player then fails to parse the playlist (measured).
-    bytes += (await response.clone().blob()).size;
-    urls.push(url);
-    await cache.put(url, response);
-  };
-  const text = async (url: string) => {
-    await beforeEach();
-    const response = await fetchWhole(url, signal);
-    const body = await response.clone().text();
-    return { response, body };
-  };
-
-  const masterUrl = absolute(video.playlistUrl, window.location.href);
-  const master = await text(masterUrl);
-  const variant = lowestVariant(master.body);
-  if (!variant) return null;
-  const variantUrl = absolute(variant, masterUrl);
-  const playlist = await text(variantUrl);
-  for (const segment of segmentsToKeep(playlist.body)) {
-    const url = absolute(segment, variantUrl);
-    const known = await cache.match(url);
-    if (known) {
-      bytes += (await known.blob()).size;
-      urls.push(url);
-      continue;
-    }
-    await beforeEach();
-    await store(url, await fetchWhole(url, signal));
-  }
-  if (video.thumbnailUrl) {
-    const poster = absolute(video.thumbnailUrl, window.location.href);
-    await beforeEach();
-    await store(poster, await fetchWhole(poster, signal)).catch(() => undefined);
-  }
-  // The playlists last: the worker answers a kept master from here, so it must not point at missing files.
-  await store(variantUrl, playlist.response);
-  await store(masterUrl, master.response);
-  const now = Date.now();
-  const entry: KeptVideo = {
-    id: video.id,
-    feed,
-    video,
-    urls,
-    bytes,
-    order,
-    keptAt: now,
-    usedAt: now,
-    watched: false,
-  };
-  await set(video.id, entry, manifest());
+/** Names a fully stored video in the manifest: from then on an offline feed offers it. */
+export async function putKept(entry: KeptVideo): Promise<void> {
+  await set(entry.id, entry, manifest());
   await reload();
-  return entry;
 }
 
 /** Notes that a kept video was shown (`watched`: the viewer moved on from it), for least-recently-used eviction. */

@@ -2,12 +2,14 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { probeLink } from '../../../api/link';
 import type { Video } from '../../../contract';
-import { keepAhead, link, stopKeeping } from '../../../offline/tunnel/keeper';
-import { defaultKeepSetting, mayKeep } from '../../../offline/tunnel/plan';
+import { connectionInfo, defaultKeepSetting, mayKeep } from '../../../offline/tunnel/setting';
 import { keptSnapshot, subscribeKept } from '../../../offline/tunnel/store';
 import { linkDownAtom, linkUpAtom } from '../../../state/network';
 import { keepOfflineAtom } from '../../../state/preferences';
 import { playsHlsNatively } from './useSlotSource';
+
+// Its downloading half is not part of the first screen's code.
+const loadKeeper = () => import('../../../offline/tunnel/keeper');
 
 /**
  * The feed's side of the tunnel buffer (src/offline/tunnel): keeps the video on screen and the next ones on
@@ -21,21 +23,33 @@ export function useTunnel(feed: string, videos: readonly Video[], current: numbe
   const linkDown = useAtomValue(linkDownAtom);
   const linkUp = useAtomValue(linkUpAtom);
   const chosen = useAtomValue(keepOfflineAtom);
-  const setting = chosen ?? defaultKeepSetting(link());
+  const setting = chosen ?? defaultKeepSetting(connectionInfo());
   const readyRef = useRef(ready);
   readyRef.current = ready;
 
   useEffect(() => {
-    keepAhead({
+    const plan = {
       feed,
       videos,
       current,
       setting,
       ready: () => readyRef.current,
       withCurrent: !playsHlsNatively(),
-    });
+    };
+    loadKeeper().then(
+      (keeper) => keeper.keepAhead(plan),
+      () => undefined,
+    );
   }, [feed, videos, current, setting]);
-  useEffect(() => stopKeeping, []);
+  useEffect(
+    () => () => {
+      loadKeeper().then(
+        (keeper) => keeper.stopKeeping(),
+        () => undefined,
+      );
+    },
+    [],
+  );
 
   const onScreen = videos[current]?.id;
   useEffect(() => {
@@ -43,6 +57,6 @@ export function useTunnel(feed: string, videos: readonly Video[], current: numbe
   }, [onScreen]);
 
   // Whether the buffer is filling now: the next slot then waits for the kept copy instead of racing it.
-  const keeping = mayKeep(setting, link()) && !linkDown;
+  const keeping = mayKeep(setting, connectionInfo()) && !linkDown;
   return { kept, linkDown, linkUp, keeping };
 }

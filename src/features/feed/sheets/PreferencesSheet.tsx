@@ -2,8 +2,7 @@ import { useAtom } from 'jotai';
 import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { fetchTags } from '../../../api/videos';
 import type { GenderPreference, Tag } from '../../../contract';
-import { link } from '../../../offline/tunnel/keeper';
-import { defaultKeepSetting, type KeepSetting } from '../../../offline/tunnel/plan';
+import { connectionInfo, defaultKeepSetting, type KeepSetting } from '../../../offline/tunnel/setting';
 import { clearKept, keptSnapshot, subscribeKept } from '../../../offline/tunnel/store';
 import { genderPreferenceAtom } from '../../../state/genderPreference';
 import {
@@ -40,7 +39,7 @@ export function keptSummary(count: number, bytes: number): string {
 /** The tunnel buffer's setting (src/offline/tunnel): when videos are kept, what is kept now, and Clear. */
 function KeepOffline() {
   const [chosen, choose] = useAtom(keepOfflineAtom);
-  const setting = chosen ?? defaultKeepSetting(link());
+  const setting = chosen ?? defaultKeepSetting(connectionInfo());
   const name = useId();
   const entries = useSyncExternalStore(subscribeKept, keptSnapshot);
   const bytes = entries.reduce((sum, e) => sum + e.bytes, 0);
