@@ -10,11 +10,15 @@ export interface Rendition {
 }
 
 export interface HlsOutput {
-  /** Media playlist of the single rendition, e.g. …/540p/index.m3u8. */
+  /** Media playlist of one rendition, e.g. …/540p/index.m3u8. */
   playlist: string;
   /** Segment file pattern, e.g. …/540p/seg_%03d.ts. */
   segmentPattern: string;
-  thumbnail: string;
+}
+
+/** One rendition of a run that encodes several, and where its HLS goes. */
+export interface RenditionOutput extends HlsOutput {
+  rendition: Rendition;
 }
 
 /** Keyframe every 2 s: segments cut cleanly at 2 s and a seek never waits long for a picture. */
@@ -89,7 +93,7 @@ export function h264Args(r: Rendition, fps: number): string[] {
 /** AAC-LC stereo: the one audio codec HLS players everywhere decode. */
 export const aacArgs = (): string[] => ['-c:a', 'aac', '-b:a', '96k', '-ac', '2', '-ar', '44100'];
 
-export function hlsMuxArgs(out: Pick<HlsOutput, 'playlist' | 'segmentPattern'>): string[] {
+export function hlsMuxArgs(out: HlsOutput): string[] {
   return [
     // Strip container metadata (encoder tags, creation time, GPS from phones) and chapters from what we
     // publish.
@@ -113,29 +117,96 @@ export function hlsMuxArgs(out: Pick<HlsOutput, 'playlist' | 'segmentPattern'>):
   ];
 }
 
+/** Folder and playlist name of a rendition: its short side, as players and people name them. */
+export const renditionName = (r: Pick<Rendition, 'width' | 'height'>) => `${Math.min(r.width, r.height)}p`;
+
+/** Where a rendition's HLS goes inside a video's folder: `<dir>/540p/index.m3u8` and its segments beside it. */
+export const renditionOutput = (dir: string, rendition: Rendition): RenditionOutput => ({
+  rendition,
+  playlist: `${dir}/${renditionName(rendition)}/index.m3u8`,
+  segmentPattern: `${dir}/${renditionName(rendition)}/seg_%03d.ts`,
+});
+
+/**
+ * Filter-graph chains that split one video (`head`: an input label and any filters before the split) into a
+ * scaler per rendition, labelled [v0], [v1]… in the order given, plus one untouched branch per label in
+ * `taps` (a poster, say). Splitting before scaling means the source is made or decoded only once per run.
+ */
+function scalerChains(
+  head: string,
+  renditions: readonly Rendition[],
+  flags: 'bicubic' | 'area',
+  taps: readonly string[] = [],
+): string[] {
+  const branches = [...renditions.map((_, i) => `[s${i}]`), ...taps.map((t) => `[${t}]`)];
+  return [
+    `${head}split=${branches.length}${branches.join('')}`,
+    // Square pixels, and the 4:2:0 layout H.264 Main requires.
+    ...renditions.map(
+      (r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=${flags},setsar=1,format=yuv420p[v${i}]`,
+    ),
+  ];
+}
+
+/**
+ * One output per rendition, in the order of `outputs`: the scaler's [v<i>] of scalerChains, the audio
+ * `audio(i)` names, and an encoder and HLS muxer of its own (ffmpeg encodes the outputs of a run side by side).
+ */
+const renditionOutputsArgs = (
+  outputs: readonly RenditionOutput[],
+  fps: number,
+  audio: (i: number) => string,
+): string[] =>
+  outputs.flatMap(({ rendition, playlist, segmentPattern }, i) => [
+    '-map',
+    `[v${i}]`,
+    '-map',
+    audio(i),
+    ...h264Args(rendition, fps),
+    ...aacArgs(),
+    ...hlsMuxArgs({ playlist, segmentPattern }),
+  ]);
+
 export interface DemoClip {
   /** A lavfi source graph producing frames of any size, e.g. "life=size=180x320:rate=30". */
   source: string;
   seconds: number;
   fps: number;
   toneHz: number;
-  rendition: Rendition;
+  /**
+   * The HLS ladder, lowest first as the master playlist lists it. The poster is the size of the last one,
+   * the highest.
+   */
+  renditions: readonly Rendition[];
 }
 
 /**
- * A generated demo clip: an abstract pattern with a quiet tone, encoded straight to one HLS rendition,
- * plus a JPEG thumbnail of its first second, in a single ffmpeg run.
+ * A generated demo clip: an abstract pattern with a quiet tone, encoded straight to every rendition of its
+ * ladder, plus a JPEG thumbnail of its first second, in a single ffmpeg run. Each rendition's HLS goes to
+ * `renditionOutput(dir, rendition)`, in the order of the ladder.
  */
-export function demoClipArgs(clip: DemoClip, out: HlsOutput): string[] {
-  const { width, height } = clip.rendition;
+export function demoClipArgs(clip: DemoClip, out: { dir: string; thumbnail: string }): string[] {
+  const poster = clip.renditions.at(-1);
+  if (!poster) throw new Error('a demo clip needs a rendition');
+  const n = clip.renditions.length;
   const fadeOut = Math.max(0, clip.seconds - 0.5).toFixed(2);
   const graph = [
-    // Scale to the published size with square pixels, then split: one copy for HLS, one for the poster.
-    `[0:v]scale=${width}:${height}:flags=bicubic,setsar=1,format=yuv420p,split=2[v][t]`,
+    // The pattern is generated once, scaled to the highest rendition with square pixels, then split: one
+    // scaler and encoder per rendition, one copy for the poster. The upscale and colour conversion of a
+    // pattern (some are RGB) happen once, not per rendition: the highest rendition's scaler passes its
+    // frames through unchanged, and a lower one is a box average of 4:2:0 frames (2:1 for 270p), the
+    // cheapest downscale and one that does not alias.
+    ...scalerChains(
+      `[0:v]scale=${poster.width}:${poster.height}:flags=bicubic,setsar=1,format=yuv420p,`,
+      clip.renditions,
+      'area',
+      ['t'],
+    ),
     // The poster is frame 1 s in: generated patterns often start from a blank first frame.
     `[t]select=eq(n\\,${clip.fps})[thumb]`,
-    // A soft tone, faded in and out, so unmuting is audible but never startling.
-    `[1:a]volume=0.12,afade=t=in:d=0.5,afade=t=out:st=${fadeOut}:d=0.5[a]`,
+    // A soft tone, faded in and out, so unmuting is audible but never startling; one copy per output (a
+    // filter's output feeds one output only).
+    `[1:a]volume=0.12,afade=t=in:d=0.5,afade=t=out:st=${fadeOut}:d=0.5,asplit=${n}${clip.renditions.map((_, i) => `[a${i}]`).join('')}`,
   ].join(';');
   return [
     ...quiet,
@@ -154,13 +225,14 @@ export function demoClipArgs(clip: DemoClip, out: HlsOutput): string[] {
     `sine=frequency=${clip.toneHz}:sample_rate=44100`,
     '-filter_complex',
     graph,
-    '-map',
-    '[v]',
-    '-map',
-    '[a]',
-    ...h264Args(clip.rendition, clip.fps),
-    ...aacArgs(),
-    ...hlsMuxArgs(out),
+    // Every rendition with the same x264 settings. A faster preset for the low one was measured and is not
+    // worth it: superfast saves some 4% of the run (the pattern and the 540p encode are most of it) and makes
+    // the 270p, the rendition a slow link plays, about 30% larger at the same CRF.
+    ...renditionOutputsArgs(
+      clip.renditions.map((r) => renditionOutput(out.dir, r)),
+      clip.fps,
+      (i) => `[a${i}]`,
+    ),
     '-map',
     '[thumb]',
     '-frames:v',
@@ -287,9 +359,6 @@ export function ladderFor(source: { width: number; height: number }): Rendition[
   });
 }
 
-/** Folder and playlist name of a rendition: its short side, as players and people name them. */
-export const renditionName = (r: Pick<Rendition, 'width' | 'height'>) => `${Math.min(r.width, r.height)}p`;
-
 /** Whole frames per second (29.97 → 30), at most MAX_FPS; unknown rates get 30. */
 export function outputFps(sourceFps: number): number {
   if (!Number.isFinite(sourceFps) || sourceFps <= 0) return MAX_FPS;
@@ -394,7 +463,7 @@ export interface LadderJob {
   durationSeconds: number;
   hasAudio: boolean;
   fps: number;
-  outputs: { rendition: Rendition; playlist: string; segmentPattern: string }[];
+  outputs: RenditionOutput[];
   /**
    * swscale's filter. `area` (box averaging) for the lowest rendition, which is encoded alone on the way to
    * the first playable moment: a third of bicubic's cost at the 3x downscale from 1080p, and no aliasing.
@@ -408,14 +477,11 @@ export interface LadderJob {
  * record variable rates) and split into one scaler and encoder per rendition.
  */
 export function ladderArgs(job: LadderJob): string[] {
-  const n = job.outputs.length;
-  const graph = [
-    `[0:v:0]fps=${job.fps},split=${n}${job.outputs.map((_, i) => `[s${i}]`).join('')}`,
-    ...job.outputs.map(
-      ({ rendition: r }, i) =>
-        `[s${i}]scale=${r.width}:${r.height}:flags=${job.scaler ?? 'bicubic'},setsar=1,format=yuv420p[v${i}]`,
-    ),
-  ].join(';');
+  const graph = scalerChains(
+    `[0:v:0]fps=${job.fps},`,
+    job.outputs.map((o) => o.rendition),
+    job.scaler ?? 'bicubic',
+  ).join(';');
   // Every published video has an audio track: players switching between a silent and a sounding video
   // (and MSE source buffers declared with mp4a) stall on a missing track, so silence is made, not omitted.
   const silence = job.hasAudio
@@ -436,15 +502,8 @@ export function ladderArgs(job: LadderJob): string[] {
     ...silence,
     '-filter_complex',
     graph,
-    ...job.outputs.flatMap(({ rendition, playlist, segmentPattern }, i) => [
-      '-map',
-      `[v${i}]`,
-      '-map',
-      audio,
-      ...h264Args(rendition, job.fps),
-      ...aacArgs(),
-      ...hlsMuxArgs({ playlist, segmentPattern }),
-    ]),
+    // An input stream, unlike a filter's output, may be mapped into every output.
+    ...renditionOutputsArgs(job.outputs, job.fps, () => audio),
   ];
 }
 

@@ -6,7 +6,16 @@ import { videos } from '../db/schema';
 import type { QueueSpec } from '../jobs/boss';
 import { demoPattern, demoSeconds, demoToneHz } from '../seed/patterns';
 import { contentChanged } from '../videos/freshness';
-import { type DemoClip, demoClipArgs, masterPlaylist, type Rendition, stillImageArgs } from './args';
+import {
+  AUDIO_KBPS,
+  type DemoClip,
+  demoClipArgs,
+  masterPlaylist,
+  type Rendition,
+  renditionName,
+  renditionOutput,
+  stillImageArgs,
+} from './args';
 import { ffmpeg } from './ffmpeg';
 import { discardIfDeleted, finishPoster, UNFINISHED } from './pipeline';
 import { type MediaStorage, videoMediaDir } from './storage';
@@ -19,9 +28,15 @@ export const DEMO_MEDIA_QUEUE: QueueSpec = {
   concurrency: 2,
 };
 
-/** Vertical 540x960: the smallest size the issue allows, and what most phones show at full width. */
-export const DEMO_RENDITION: Rendition = { width: 540, height: 960, maxrateKbps: 1500 };
-const AUDIO_KBPS = 96;
+/** 540x960: what most phones show at full width; also the size of the poster and of the video's row. */
+const DEMO_TOP: Rendition = { width: 540, height: 960, maxrateKbps: 1500 };
+/**
+ * The demo's HLS ladder, lowest first: players start with the first variant (hls.js at level 0, native HLS
+ * at the first listed), and the lowest is the one kept for offline. 270x480, a quarter of the pixels, is
+ * what adaptive bitrate steps down to on a slow link (400 kbps plus audio holds on a weak 3G connection),
+ * and costs a fraction of the 540p encode.
+ */
+export const DEMO_LADDER: readonly Rendition[] = [{ width: 270, height: 480, maxrateKbps: 400 }, DEMO_TOP];
 const FPS = 30;
 
 export const demoClip = (index: number): DemoClip => ({
@@ -29,7 +44,7 @@ export const demoClip = (index: number): DemoClip => ({
   seconds: demoSeconds(index),
   fps: FPS,
   toneHz: demoToneHz(index),
-  rendition: DEMO_RENDITION,
+  renditions: DEMO_LADDER,
 });
 
 /**
@@ -49,20 +64,21 @@ export async function generateDemoVideo(
   const tmp = await fs.mkdtemp(path.join(await deps.storage.workDir('tmp'), `video-${videoId}-`));
   try {
     // Renditions are named by their short side, as players and people name them (540p, not 960p).
-    const variant = `${Math.min(clip.rendition.width, clip.rendition.height)}p`;
-    await fs.mkdir(path.join(tmp, variant));
-    await ffmpeg(
-      demoClipArgs(clip, {
-        playlist: path.join(tmp, variant, 'index.m3u8'),
-        segmentPattern: path.join(tmp, variant, 'seg_%03d.ts'),
-        thumbnail: path.join(tmp, 'thumb.jpg'),
-      }),
-      { timeoutMs: 120_000 },
-    );
-    await finishPoster(tmp, 'thumb.jpg', clip.rendition);
+    for (const r of clip.renditions) await fs.mkdir(path.dirname(renditionOutput(tmp, r).playlist));
+    await ffmpeg(demoClipArgs(clip, { dir: tmp, thumbnail: path.join(tmp, 'thumb.jpg') }), {
+      timeoutMs: 120_000,
+    });
+    await finishPoster(tmp, 'thumb.jpg', DEMO_TOP);
     await fs.writeFile(
       path.join(tmp, 'master.m3u8'),
-      masterPlaylist([{ uri: `${variant}/index.m3u8`, rendition: clip.rendition, audioKbps: AUDIO_KBPS }]),
+      masterPlaylist(
+        clip.renditions.map((rendition) => ({
+          uri: `${renditionName(rendition)}/index.m3u8`,
+          rendition,
+          audioKbps: AUDIO_KBPS,
+          fps: clip.fps,
+        })),
+      ),
     );
     await deps.storage.publishDir(tmp, dir);
   } catch (err) {
@@ -77,16 +93,15 @@ export async function generateDemoVideo(
       thumbnailPath: `${dir}/thumb.jpg`,
       tilePath: `${dir}/tile.jpg`,
       durationSeconds: clip.seconds,
-      width: clip.rendition.width,
-      height: clip.rendition.height,
+      width: DEMO_TOP.width,
+      height: DEMO_TOP.height,
       isVertical: true,
-      renditions: [
-        {
-          width: clip.rendition.width,
-          height: clip.rendition.height,
-          bandwidth: clip.rendition.maxrateKbps * 1000,
-        },
-      ],
+      // Lowest first, with the master playlist's BANDWIDTH, as the upload pipeline records them.
+      renditions: clip.renditions.map((r) => ({
+        width: r.width,
+        height: r.height,
+        bandwidth: (r.maxrateKbps + AUDIO_KBPS) * 1000,
+      })),
       approvedAt: new Date(),
       updatedAt: new Date(),
     })

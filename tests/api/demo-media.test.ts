@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { playlistSeconds } from '../../server/media/args';
 import { DEMO_MEDIA_QUEUE, generateDemoVideo } from '../../server/media/demo';
-import { ffmpeg, ffprobe } from '../../server/media/ffmpeg';
 import {
   ensureHouseInstream,
   HOUSE_INSTREAM_DIR,
@@ -18,6 +17,7 @@ import { videoMediaDir } from '../../server/media/storage';
 import { seedDemo } from '../../server/seed';
 import { demoCreators, demoPages } from '../../server/seed/content';
 import { createTestContext, type TestContext } from './helpers';
+import { probeHls } from './media-fixtures';
 
 let ctx: TestContext;
 const VIDEOS = 2;
@@ -73,35 +73,61 @@ describe('demo seed', () => {
       expect(videos[group], group).toHaveLength(VIDEOS);
   });
 
-  it('writes a valid HLS stream: vertical 540x960 H.264 + AAC, 5 to 15 s, 2 s segments', async () => {
+  it('writes a valid HLS ladder: 270x480 then 540x960, each H.264 + AAC, 5 to 15 s, 2 s segments', async () => {
     const [video] = await ctx.database.db.select().from(t.videos).orderBy(t.videos.id).limit(1);
     const master = ctx.storage.abs(video?.playlistPath ?? '');
-    // The npm ffprobe builds crash on MPEG-TS input, so remux the stream to MP4 first: a stream that
-    // ffmpeg can copy out of the master playlist end to end is a valid stream, and the MP4 probes cleanly.
-    const mp4 = ctx.storage.abs('probe.mp4');
-    await ffmpeg(['-v', 'error', '-y', '-i', master, '-map', '0', '-c', 'copy', mp4]);
-    const { stdout } = await ffprobe([
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_name,width,height:format=duration',
-      '-of',
-      'json',
-      mp4,
+    const text = await fs.readFile(master, 'utf8');
+    // Lowest first: players start with the first variant, and the lowest is the one kept offline.
+    expect(text.split('\n').filter((line) => line.endsWith('.m3u8'))).toEqual([
+      '270p/index.m3u8',
+      '540p/index.m3u8',
     ]);
-    const probe = JSON.parse(stdout) as {
-      streams: { codec_name: string; width?: number; height?: number }[];
-      format: { duration: string };
-    };
-    const codecs = probe.streams.map((s) => s.codec_name).sort();
-    expect(codecs).toEqual(['aac', 'h264']);
-    expect(probe.streams.find((s) => s.codec_name === 'h264')).toMatchObject({ width: 540, height: 960 });
-    const duration = Number(probe.format.duration);
-    expect(duration).toBeGreaterThanOrEqual(5);
-    expect(duration).toBeLessThanOrEqual(15.5);
-    const media = await fs.readFile(master.replace('master.m3u8', '540p/index.m3u8'), 'utf8');
-    expect(media).toContain('#EXT-X-ENDLIST');
-    expect(media).toMatch(/#EXT-X-TARGETDURATION:2\n/);
+    expect([...text.matchAll(/RESOLUTION=(\d+x\d+)/g)].map((m) => m[1])).toEqual(['270x480', '540x960']);
+    for (const [variant, width, height] of [
+      ['270p', 270, 480],
+      ['540p', 540, 960],
+    ] as const) {
+      const playlist = path.join(path.dirname(master), variant, 'index.m3u8');
+      const probe = await probeHls(playlist, ctx.config.dataDir);
+      expect(probe.streams.map((s) => s.codec_name).sort(), variant).toEqual(['aac', 'h264']);
+      expect(
+        probe.streams.find((s) => s.codec_name === 'h264'),
+        variant,
+      ).toMatchObject({ width, height });
+      expect(probe.duration, variant).toBeGreaterThanOrEqual(5);
+      expect(probe.duration, variant).toBeLessThanOrEqual(15.5);
+      const media = await fs.readFile(playlist, 'utf8');
+      expect(media).toContain('#EXT-X-ENDLIST');
+      expect(media).toMatch(/#EXT-X-TARGETDURATION:2\n/);
+    }
+    // The row keeps the size of the highest rendition (its poster's), and records both, lowest first.
+    expect(video).toMatchObject({ width: 540, height: 960 });
+    expect(video?.renditions).toEqual([
+      { width: 270, height: 480, bandwidth: 496_000 },
+      { width: 540, height: 960, bandwidth: 1_596_000 },
+    ]);
+  });
+
+  it("serves every variant the master playlist lists, and each one's first segment", async () => {
+    for (const video of await ctx.database.db.select().from(t.videos).orderBy(t.videos.id)) {
+      const folder = `/media/${path.posix.dirname(video.playlistPath ?? '')}`;
+      const master = await ctx.app.inject({ method: 'GET', url: `${folder}/master.m3u8` });
+      expect(master.statusCode).toBe(200);
+      const variants = master.body.split('\n').filter((line) => line.endsWith('.m3u8'));
+      expect(variants, `video ${video.id}`).toEqual(['270p/index.m3u8', '540p/index.m3u8']);
+      for (const variant of variants) {
+        const media = await ctx.app.inject({ method: 'GET', url: `${folder}/${variant}` });
+        expect(media.statusCode, variant).toBe(200);
+        const first = media.body.split('\n').find((line) => line.endsWith('.ts'));
+        expect(first, variant).toBe('seg_000.ts');
+        const segment = await ctx.app.inject({
+          method: 'GET',
+          url: `${folder}/${path.posix.dirname(variant)}/${first}`,
+        });
+        expect(segment.statusCode, variant).toBe(200);
+        expect(segment.rawPayload[0], variant).toBe(0x47); // MPEG-TS sync byte
+      }
+    }
   });
 
   it('serves playlists, segments and thumbnails with range support and proper types', async () => {

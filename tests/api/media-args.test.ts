@@ -13,11 +13,12 @@ import {
   playlistSeconds,
   progressiveMp4Args,
   renditionName,
+  renditionOutput,
   stillImageArgs,
   tailScanArgs,
   tileArgs,
 } from '../../server/media/args';
-import { demoClip } from '../../server/media/demo';
+import { DEMO_LADDER, demoClip } from '../../server/media/demo';
 import { MediaRejection, readProbe } from '../../server/media/probe';
 import { demoPattern, demoSeconds } from '../../server/seed/patterns';
 
@@ -35,7 +36,7 @@ describe('ffmpeg argument builders', () => {
 
   it('bounds both generated inputs and strips metadata from the HLS output', () => {
     const clip = demoClip(3);
-    const args = demoClipArgs(clip, { playlist: 'p.m3u8', segmentPattern: 's_%03d.ts', thumbnail: 't.jpg' });
+    const args = demoClipArgs(clip, { dir: 'd', thumbnail: 't.jpg' });
     const inputs = args.flatMap((a, i) => (a === '-i' ? [i] : []));
     expect(inputs).toHaveLength(2);
     for (const i of inputs) expect(args.slice(i - 4, i)).toEqual(['-t', String(clip.seconds), '-f', 'lavfi']);
@@ -43,6 +44,63 @@ describe('ffmpeg argument builders', () => {
     expect(flag(args, '-hls_time')).toBe('2');
     expect(flag(args, '-hls_playlist_type')).toBe('vod');
     expect(args.at(-1)).toBe('t.jpg');
+  });
+
+  it('encodes every demo clip to a 270p and a 540p rendition in one run, lowest first', () => {
+    const clip = demoClip(0);
+    expect(clip.renditions).toBe(DEMO_LADDER);
+    expect(DEMO_LADDER).toEqual([
+      { width: 270, height: 480, maxrateKbps: 400 },
+      { width: 540, height: 960, maxrateKbps: 1500 },
+    ]);
+    const args = demoClipArgs(clip, { dir: 'd', thumbnail: 't.jpg' });
+    // One input of each kind: the pattern is generated once and split, not once per rendition.
+    expect(args.filter((a) => a === '-i')).toHaveLength(2);
+    expect(flag(args, '-filter_complex')).toBe(
+      '[0:v]scale=540:960:flags=bicubic,setsar=1,format=yuv420p,split=3[s0][s1][t];' +
+        '[s0]scale=270:480:flags=area,setsar=1,format=yuv420p[v0];' +
+        '[s1]scale=540:960:flags=area,setsar=1,format=yuv420p[v1];' +
+        '[t]select=eq(n\\,30)[thumb];' +
+        `[1:a]volume=0.12,afade=t=in:d=0.5,afade=t=out:st=${(clip.seconds - 0.5).toFixed(2)}:d=0.5,asplit=2[a0][a1]`,
+    );
+    // Each output has its own video, audio, encoder and muxer, the lowest first; the poster last.
+    expect(args.filter((_, i) => args[i - 1] === '-map')).toEqual([
+      '[v0]',
+      '[a0]',
+      '[v1]',
+      '[a1]',
+      '[thumb]',
+    ]);
+    expect(args.filter((_, i) => args[i - 1] === '-maxrate')).toEqual(['400k', '1500k']);
+    expect(args.filter((_, i) => args[i - 1] === '-level:v')).toEqual(['3.0', '3.1']);
+    expect(args.filter((a) => a === 'libx264')).toHaveLength(2);
+    expect(args.filter((_, i) => args[i - 1] === '-hls_segment_filename')).toEqual([
+      'd/270p/seg_%03d.ts',
+      'd/540p/seg_%03d.ts',
+    ]);
+    expect(args.filter((a) => a.endsWith('.m3u8'))).toEqual(['d/270p/index.m3u8', 'd/540p/index.m3u8']);
+    expect(renditionOutput('d', { width: 270, height: 480, maxrateKbps: 400 })).toEqual({
+      rendition: { width: 270, height: 480, maxrateKbps: 400 },
+      playlist: 'd/270p/index.m3u8',
+      segmentPattern: 'd/270p/seg_%03d.ts',
+    });
+    // A clip without renditions is a mistake, not an ffmpeg run without outputs.
+    expect(() => demoClipArgs({ ...clip, renditions: [] }, { dir: 'd', thumbnail: 't.jpg' })).toThrow();
+  });
+
+  it("lists the demo ladder's variants lowest first, each with its own bandwidth, size and level", () => {
+    const text = masterPlaylist(
+      DEMO_LADDER.map((rendition) => ({
+        uri: `${renditionName(rendition)}/index.m3u8`,
+        rendition,
+        audioKbps: 96,
+      })),
+    );
+    expect(text).toBe(
+      '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n' +
+        '#EXT-X-STREAM-INF:BANDWIDTH=496000,RESOLUTION=270x480,CODECS="avc1.4d401e,mp4a.40.2"\n270p/index.m3u8\n' +
+        '#EXT-X-STREAM-INF:BANDWIDTH=1596000,RESOLUTION=540x960,CODECS="avc1.4d401f,mp4a.40.2"\n540p/index.m3u8\n',
+    );
   });
 
   it('gives every demo clip its own pattern and a length of 5 to 15 s', () => {
