@@ -124,11 +124,11 @@ registerRoute(({ url, request }) => request.method === 'GET' && isDiscover(url),
 // transcode; a master playlist grows while a fresh upload's renditions finish, so it is refreshed behind.
 const VIDEO_START = /^\/media\/videos\/[^/]+\/(?:master\.m3u8|[^/]+\/(?:index\.m3u8|seg_00[01]\.ts))$/;
 const isVideoStart = (url: URL) => url.origin === self.location.origin && VIDEO_START.test(url.pathname);
-// About 30 videos (master, one media playlist, two segments each): some 9 MB at 540p, 60 MB if a fast network
-// made the player pick 1080p. The largest of the caches, so the first to go when the device runs short of
+// About 30 videos (master, a media playlist or two, two segments each: the player starts at the lowest
+// rendition and may step up): some 12 MB at 270p and 540p, 60 MB if a fast network made it pick 1080p. The largest of the caches, so the first to go when the device runs short of
 // space, whichever cache met the quota error.
 const videoStartExpiration = new CacheExpiration(CACHES.videoStarts, {
-  maxEntries: 120,
+  maxEntries: 200,
   maxAgeSeconds: 24 * 3600,
 });
 const dropVideoStarts = () => caches.delete(CACHES.videoStarts);
