@@ -93,10 +93,15 @@ async function keepVideo(
     await beforeEach();
     await store(url, await fetchWhole(url, signal));
   }
-  if (video.thumbnailUrl) {
-    const poster = absolute(video.thumbnailUrl, window.location.href);
+  // The poster, and the creator's avatar beside the caption: an offline slot looks as it did online.
+  for (const image of [video.thumbnailUrl, video.user.avatar]) {
+    if (!image) continue;
+    const url = absolute(image, window.location.href);
+    if (urls.includes(url)) continue;
     await beforeEach();
-    await store(poster, await fetchWhole(poster, signal)).catch(() => undefined);
+    await fetchWhole(url, signal)
+      .then((response) => store(url, response))
+      .catch(() => undefined);
   }
   // The playlists last: the worker answers a kept master from here, so it must not point at missing files.
   await store(variantUrl, playlist.response);
