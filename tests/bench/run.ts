@@ -3,6 +3,7 @@ import os from 'node:os';
 import { catalogueBench } from './catalogue.bench';
 import { loginBench } from './login.bench';
 import { moderationBench } from './moderation.bench';
+import { networkBench } from './network.bench';
 import { firstFrameVsBareBench, playerBench } from './player.bench';
 import { pwaBench } from './pwa.bench';
 import { serverBench } from './server.bench';
@@ -21,6 +22,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['upload and transcode', transcodeBench],
   ['upload', uploadBench],
   ['PWA shell: bundle, Lighthouse, offline reload', pwaBench],
+  ['network', networkBench],
 ];
 
 // `npm run bench -- feed` runs only the benchmarks whose name contains "feed"; a name given whole runs alone
