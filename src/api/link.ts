@@ -17,6 +17,9 @@ let probing: Promise<boolean> | null = null;
 let lastAt = 0;
 let lastOk = true;
 let waiting: (() => void) | null = null;
+/** Unanswered looks in a row: one alone may be a busy phone or server, two mean the link is down. */
+let misses = 0;
+const MISSES_FOR_DOWN = 2;
 
 function settle(ok: boolean) {
   lastOk = ok;
@@ -32,6 +35,13 @@ function settle(ok: boolean) {
 }
 
 function record(ok: boolean) {
+  misses = ok ? 0 : misses + 1;
+  if (!ok && misses < MISSES_FOR_DOWN) {
+    // Still "checking": kept videos stay on their kept copy, the others are not told to wait yet.
+    lastAt = 0;
+    void probeLink();
+    return;
+  }
   settle(ok);
   // The same news for every screen waiting to heal; reconnect.ts probes on while it is down.
   noteRequestOutcome(ok);

@@ -171,6 +171,7 @@ export function FeedPlayer({
               // waits until the video on screen is safe, and while the buffer fills, until it is kept.
               load={slot.offset === 0 || (started && (slot.offset < 0 || nextReady))}
               kept={video !== undefined && kept.has(video.id)}
+              keeping={keeping}
               linkDown={linkDown}
               linkUp={linkUp}
               onBuffered={slot.offset === 0 ? onBuffered : undefined}

@@ -62,6 +62,8 @@ interface SlotProps {
   onAdDone?: () => void;
   /** The video is kept on the device (the tunnel buffer): it plays with the link down. */
   kept: boolean;
+  /** The tunnel buffer is on: play through hls.js, whose requests the service worker answers from it. */
+  keeping: boolean;
   /** The link is down (offline, or a look at it got no answer). */
   linkDown: boolean;
   /** The link answered just now: a kept video may climb above its lowest rendition. */
@@ -91,6 +93,7 @@ export function FeedSlot({
   ad,
   onAdDone,
   kept,
+  keeping,
   linkDown,
   linkUp,
   onBuffered,
@@ -154,8 +157,11 @@ export function FeedSlot({
   });
   useSlotSource(ref, src, ad ? endAd : fail, {
     attempt,
-    lowOnly: kept && !linkUp,
-    preferHlsJs: kept,
+    startLow: kept && !linkUp,
+    holdLow: kept && linkDown,
+    // Kept, or about to be: a browser's own player picks its rendition itself (the kept one is the lowest)
+    // and, in Safari, fetches outside the service worker; hls.js can be held on the kept copy in a tunnel.
+    preferHlsJs: kept || keeping,
     onStall: active ? onStall : undefined,
   });
 

@@ -60,11 +60,24 @@ export function usePlayback(
       // only a video that has played (one come back to) is rewound.
       const start = firstFrameTime(element);
       if (element.currentTime !== start) element.currentTime = start;
-      // Autoplay may be refused (power saving); the paused state then shows the play hint.
-      void element.play().catch(onRefused);
-    } else {
-      element.pause();
+      // Autoplay may be refused (power saving); the paused state then shows the play hint. A slot whose
+      // source comes only now (it waited for the video on screen, or for the tunnel buffer) sees its play()
+      // interrupted by that load: it is not refused, and starts once it can.
+      let cancelled = false;
+      const retry = () => {
+        if (!cancelled) void element.play().catch(onRefused);
+      };
+      void element.play().catch((error: unknown) => {
+        if (error instanceof DOMException && error.name === 'AbortError')
+          element.addEventListener('canplay', retry, { once: true });
+        else onRefused();
+      });
+      return () => {
+        cancelled = true;
+        element.removeEventListener('canplay', retry);
+      };
     }
+    element.pause();
   }, [active, videoId, adSrc]);
 
   useEffect(() => {

@@ -56,10 +56,13 @@ export interface SlotSourceOptions {
   /** A new number re-points the slot at the same source (a retry after a failure). */
   attempt?: number;
   /**
-   * Load only the lowest rendition: the video is kept on the device (src/offline/tunnel) and the link is
-   * down, so a higher one would hang on the network while the kept one plays from the device.
+   * Start on the lowest rendition only: the video is kept on the device (src/offline/tunnel) and the link is
+   * not known to answer, so a higher one could hang on the network while the kept one plays from the device.
+   * Read when a source is loaded.
    */
-  lowOnly?: boolean;
+  startLow?: boolean;
+  /** Hold a loaded video on its lowest rendition from now on: it is kept, and the link is down. */
+  holdLow?: boolean;
   /**
    * Play through hls.js even where the browser plays HLS itself: its requests surely reach the service
    * worker, which answers a kept video from the device (a native player's may not: Safari's do not).
@@ -78,12 +81,12 @@ export function useSlotSource(
   ref: RefObject<HTMLVideoElement | null>,
   src: string | null,
   onFail: () => void,
-  { attempt = 0, lowOnly = false, preferHlsJs = false, onStall }: SlotSourceOptions = {},
+  { attempt = 0, startLow = false, holdLow = false, preferHlsJs = false, onStall }: SlotSourceOptions = {},
 ) {
   const fail = useEffectEvent(onFail);
   const stall = useEffectEvent(() => onStall?.());
-  const lowOnlyRef = useRef(lowOnly);
-  lowOnlyRef.current = lowOnly;
+  const startLowRef = useRef(startLow);
+  startLowRef.current = startLow;
   // Read when a source is set, never a reason to set it again: a video kept while it plays goes on in the
   // player it started in.
   const preferHlsJsRef = useRef(preferHlsJs);
@@ -168,7 +171,7 @@ export function useSlotSource(
           // A new source resets the player's levels: the kept, lowest one is chosen again once they are known
           // (0 from the start, the first listed; -1 is the player's own choice).
           hls.on(HlsPlayer.Events.MANIFEST_PARSED, () => {
-            if (lowOnlyRef.current) own.loadLevel = 0;
+            if (startLowRef.current) own.loadLevel = 0;
           });
           hls.attachMedia(video);
           hlsRef.current = hls;
@@ -184,11 +187,12 @@ export function useSlotSource(
     };
   }, [ref, src, attempt]);
 
-  // The link went or came back while this video was loaded: no reload, the next requests follow.
+  // The link went (or came back) while this video was loaded: no reload, the next requests follow. Only on a
+  // change of the verdict: switching levels under a video about to play is not free.
   useEffect(() => {
     const hls = hlsRef.current;
-    if (hls && hls.levels.length > 0) hls.loadLevel = lowOnly ? 0 : -1;
-  }, [lowOnly]);
+    if (hls && hls.levels.length > 0 && (holdLow || hls.loadLevel === 0)) hls.loadLevel = holdLow ? 0 : -1;
+  }, [holdLow]);
 }
 
 /** Media Source Extensions, or Safari's ManagedMediaSource (iOS 17.1+), which hls.js also plays through. */
