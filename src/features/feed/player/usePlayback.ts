@@ -1,4 +1,4 @@
-import { type RefObject, useEffect } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 
 /**
  * Where a video's first frame is. Through hls.js a video's timeline can begin a frame or two before its first
@@ -51,6 +51,9 @@ export function usePlayback(
     onRefused: () => void;
   },
 ) {
+  // A start put off until the source can play must not override a sheet opened meanwhile.
+  const heldRef = useRef(held);
+  heldRef.current = held;
   // biome-ignore lint/correctness/useExhaustiveDependencies: an ad that ends hands the element back to the video, which must start again.
   useEffect(() => {
     const element = ref.current;
@@ -65,7 +68,7 @@ export function usePlayback(
       // interrupted by that load: it is not refused, and starts once it can.
       let cancelled = false;
       const retry = () => {
-        if (!cancelled) void element.play().catch(onRefused);
+        if (!cancelled && !heldRef.current) void element.play().catch(onRefused);
       };
       void element.play().catch((error: unknown) => {
         if (error instanceof DOMException && error.name === 'AbortError')
