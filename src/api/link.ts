@@ -3,7 +3,7 @@
 // within PROBE_TIMEOUT_MS means the network may be used; none means kept videos play from the device.
 import { linkCheckAtom } from '../state/network';
 import { appStore } from '../state/store';
-import { noteRequestOutcome, whenBackOnline } from './reconnect';
+import { noteRequestOutcome, serverAnswers, whenBackOnline } from './reconnect';
 
 /**
  * A healthy link answers the tiny health check in a round trip or two, even on 3G (300 ms); a busy phone or
@@ -52,15 +52,10 @@ export function probeLink(): Promise<boolean> {
   if (Date.now() - lastAt < FRESH_MS) return Promise.resolve(lastOk);
   // Until it answers, a kept video stays on its kept rendition (see linkUpAtom).
   if (lastOk && !probing) appStore.set(linkCheckAtom, 'checking');
-  probing ??= fetch('/healthz', { cache: 'no-store', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })
-    .then(
-      (response) => response.ok,
-      () => false,
-    )
-    .then((ok) => {
-      probing = null;
-      record(ok);
-      return ok;
-    });
+  probing ??= serverAnswers(AbortSignal.timeout(PROBE_TIMEOUT_MS)).then((ok) => {
+    probing = null;
+    record(ok);
+    return ok;
+  });
   return probing;
 }

@@ -62,28 +62,31 @@ function back() {
   flushTimer = setTimeout(flush, Math.max(0, lastFlush + MIN_GAP_MS - Date.now()));
 }
 
+/** Whether the server answers its health check: the one question both this module and link.ts ask. */
+export function serverAnswers(signal: AbortSignal): Promise<boolean> {
+  return fetch('/healthz', { cache: 'no-store', credentials: 'same-origin', signal }).then(
+    (response) => response.ok,
+    () => false,
+  );
+}
+
 function probe() {
   const seq = ++probeSeq;
   const controller = new AbortController();
   probes.add(controller);
   const timer = setTimeout(() => controller.abort(), PROBE_TIMEOUT_MS);
-  fetch('/healthz', { cache: 'no-store', credentials: 'same-origin', signal: controller.signal })
-    .then(
-      (response) => response.ok,
-      () => false,
-    )
-    .then((ok) => {
-      clearTimeout(timer);
-      // Stopped (nothing waits, or the network is back), or a newer probe has already spoken.
-      if (!probes.delete(controller) || seq < settledSeq) return;
-      settledSeq = seq;
-      if (ok) {
-        if (down) back();
-      } else {
-        down = true;
-        updateProbe();
-      }
-    });
+  serverAnswers(controller.signal).then((ok) => {
+    clearTimeout(timer);
+    // Stopped (nothing waits, or the network is back), or a newer probe has already spoken.
+    if (!probes.delete(controller) || seq < settledSeq) return;
+    settledSeq = seq;
+    if (ok) {
+      if (down) back();
+    } else {
+      down = true;
+      updateProbe();
+    }
+  });
 }
 
 function tick() {

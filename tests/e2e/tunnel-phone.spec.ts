@@ -66,6 +66,19 @@ async function expectPlaying(page: Page) {
     .toBeGreaterThan(start + 0.5);
 }
 
+/** The app says what is on screen came from the device. */
+const expectOfflineMark = (page: Page) =>
+  expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /offline/i })
+      .first(),
+  ).toBeVisible();
+
+/** A video grid shows its thumbnails. */
+const expectGrid = (page: Page) =>
+  expect(page.getByRole('list', { name: 'Videos' }).getByRole('listitem').first()).toBeVisible();
+
 const keptCount = (page: Page) =>
   page.evaluate(
     () =>
@@ -141,7 +154,7 @@ test.describe('the tunnel buffer', () => {
 
     // A tag grid seen online.
     await page.goto(`${relay.url}/tag/${tagId}`);
-    await expect(page.getByRole('list', { name: 'Videos' }).getByRole('listitem').first()).toBeVisible();
+    await expectGrid(page);
     await page.goto(`${relay.url}/`);
     await expectPlaying(page);
 
@@ -149,12 +162,7 @@ test.describe('the tunnel buffer', () => {
     await page.reload();
     // The kept videos play, swipe after swipe, with no error screen.
     await expectPlaying(page);
-    await expect(
-      page
-        .getByRole('status')
-        .filter({ hasText: /offline/i })
-        .first(),
-    ).toBeVisible();
+    await expectOfflineMark(page);
     const titles = new Set<string>();
     titles.add((await current(page).getAttribute('aria-label')) ?? '');
     for (let i = 0; i < 6; i += 1) {
@@ -167,13 +175,8 @@ test.describe('the tunnel buffer', () => {
 
     // The tag grid seen before shows from the device, marked offline.
     await page.goto(`${relay.url}/tag/${tagId}`);
-    await expect(page.getByRole('list', { name: 'Videos' }).getByRole('listitem').first()).toBeVisible();
-    await expect(
-      page
-        .getByRole('status')
-        .filter({ hasText: /offline/i })
-        .first(),
-    ).toBeVisible();
+    await expectGrid(page);
+    await expectOfflineMark(page);
 
     // A profile never opened fails (spec: the not-found screen)... and loads by itself once the server is
     // back: no tap.

@@ -29,6 +29,35 @@ const keepChoices: { value: KeepSetting; label: string }[] = [
   { value: 'never', label: 'Never' },
 ];
 
+/** One choice of a few, as the sheet's segmented control: a radio group under its fieldset's legend. */
+function Segmented<T extends string>({
+  choices,
+  value,
+  onChange,
+}: {
+  choices: { value: T; label: string }[];
+  value: T;
+  onChange: (value: T) => void;
+}) {
+  const name = useId();
+  return (
+    <div className="segmented">
+      {choices.map((choice) => (
+        <label key={choice.value} className="segmented-option">
+          <input
+            type="radio"
+            name={name}
+            value={choice.value}
+            checked={value === choice.value}
+            onChange={() => onChange(choice.value)}
+          />
+          {choice.label}
+        </label>
+      ))}
+    </div>
+  );
+}
+
 /** "12 videos · 64 MB": what the tunnel buffer holds now. */
 export function keptSummary(count: number, bytes: number): string {
   if (count === 0) return 'Nothing kept yet';
@@ -40,27 +69,13 @@ export function keptSummary(count: number, bytes: number): string {
 function KeepOffline() {
   const [chosen, choose] = useAtom(keepOfflineAtom);
   const setting = chosen ?? defaultKeepSetting(connectionInfo());
-  const name = useId();
   const entries = useSyncExternalStore(subscribeKept, keptSnapshot);
   const bytes = entries.reduce((sum, e) => sum + e.bytes, 0);
   const [clearing, setClearing] = useState(false);
   return (
     <fieldset className="field">
       <legend className="field-label">Keep videos for offline</legend>
-      <div className="segmented">
-        {keepChoices.map((choice) => (
-          <label key={choice.value} className="segmented-option">
-            <input
-              type="radio"
-              name={name}
-              value={choice.value}
-              checked={setting === choice.value}
-              onChange={() => choose(choice.value)}
-            />
-            {choice.label}
-          </label>
-        ))}
-      </div>
+      <Segmented choices={keepChoices} value={setting} onChange={choose} />
       <div className="keep-offline-status">
         <span role="status">{keptSummary(entries.length, bytes)}</span>
         {entries.length > 0 && (
@@ -87,7 +102,6 @@ export function PreferencesSheet({ onClose }: { onClose: () => void }) {
   // Applied as the sheet closes: a new gender reloads the feed under the sheet, which would take the sheet
   // away mid-choice.
   const [gender, chooseGender] = useState(savedGender);
-  const genderName = useId();
   const close = () => {
     if (gender !== savedGender) setGender(gender);
     onClose();
@@ -135,20 +149,7 @@ export function PreferencesSheet({ onClose }: { onClose: () => void }) {
     <Sheet title="Preferences" onClose={close}>
       <fieldset className="field">
         <legend className="field-label">Show creators</legend>
-        <div className="segmented">
-          {genderChoices.map((choice) => (
-            <label key={choice.value} className="segmented-option">
-              <input
-                type="radio"
-                name={genderName}
-                value={choice.value}
-                checked={gender === choice.value}
-                onChange={() => chooseGender(choice.value)}
-              />
-              {choice.label}
-            </label>
-          ))}
-        </div>
+        <Segmented choices={genderChoices} value={gender} onChange={chooseGender} />
       </fieldset>
       <label className="switch-row">
         <span>Autoplay next video</span>
