@@ -1,6 +1,7 @@
 import { type RefObject, useEffect } from 'react';
 import type { Video } from '../../../contract';
 import { useEffectEvent } from '../../../state/effectEvent';
+import { viewerPause, viewerPlay } from './usePlayback';
 
 const supported = () => typeof navigator !== 'undefined' && 'mediaSession' in navigator;
 
@@ -54,11 +55,13 @@ export function useMediaSession({
     if (!supported()) return;
     setHandler('play', () => {
       // Refused (no user gesture on this platform): the slot shows its play hint, as after any refusal.
-      onScreen()
-        ?.play()
-        .catch(() => undefined);
+      const video = onScreen();
+      if (video) viewerPlay(video).catch(() => undefined);
     });
-    setHandler('pause', () => onScreen()?.pause());
+    setHandler('pause', () => {
+      const video = onScreen();
+      if (video) viewerPause(video);
+    });
     setHandler('nexttrack', () => move(1));
     setHandler('previoustrack', () => move(-1));
     return () => {

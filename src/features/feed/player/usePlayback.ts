@@ -28,6 +28,25 @@ export function whenFrameShown(video: HTMLVideoElement, then: () => void) {
 }
 
 /**
+ * Videos the viewer paused (a tap, the system's pause): a start put off until the source can play must not
+ * undo that. An element whose play() was interrupted by its load is already paused, so a pause() then fires
+ * no event to notice it by.
+ */
+const pausedByViewer = new WeakSet<HTMLVideoElement>();
+
+/** The viewer's pause, which a pending late start honours. */
+export function viewerPause(video: HTMLVideoElement) {
+  pausedByViewer.add(video);
+  video.pause();
+}
+
+/** The viewer's play: a later late start is theirs again. */
+export function viewerPlay(video: HTMLVideoElement): Promise<void> {
+  pausedByViewer.delete(video);
+  return video.play();
+}
+
+/**
  * What the slot's <video> does as the feed moves: the current video starts from the top (autoplay may be
  * refused, which `onRefused` shows as paused), the others pause; a sheet or the profile panel holds it where
  * it is; each tap on the stage toggles it.
@@ -59,6 +78,7 @@ export function usePlayback(
     const element = ref.current;
     if (!element || videoId === undefined) return;
     if (active) {
+      pausedByViewer.delete(element);
       // A seek, even to where it already is, drops the buffered next video to HAVE_METADATA until it ends:
       // only a video that has played (one come back to) is rewound.
       const start = firstFrameTime(element);
@@ -68,7 +88,8 @@ export function usePlayback(
       // interrupted by that load: it is not refused, and starts once it can.
       let cancelled = false;
       const retry = () => {
-        if (!cancelled && !heldRef.current) void element.play().catch(onRefused);
+        if (!cancelled && !heldRef.current && !pausedByViewer.has(element))
+          void element.play().catch(onRefused);
       };
       void element.play().catch((error: unknown) => {
         if (error instanceof DOMException && error.name === 'AbortError')
@@ -94,7 +115,7 @@ export function usePlayback(
     if (tapSignal === 0) return;
     const element = ref.current;
     if (!element) return;
-    if (element.paused) void element.play().catch(() => undefined);
-    else element.pause();
+    if (element.paused) void viewerPlay(element).catch(() => undefined);
+    else viewerPause(element);
   }, [tapSignal, ref]);
 }
