@@ -20,6 +20,11 @@ let waiting: (() => void) | null = null;
 /** Unanswered looks in a row: one alone may be a busy phone or server, two mean the link is down. */
 let misses = 0;
 const MISSES_FOR_DOWN = 2;
+/**
+ * The video on screen ran dry waiting on the network: with that evidence one unanswered look is enough (in a
+ * tunnel's first seconds a second look cost the viewer 3 s more of a frozen picture, bench: network).
+ */
+let starving = false;
 
 function settle(ok: boolean) {
   lastOk = ok;
@@ -36,7 +41,9 @@ function settle(ok: boolean) {
 
 function record(ok: boolean) {
   misses = ok ? 0 : misses + 1;
-  if (!ok && misses < MISSES_FOR_DOWN) {
+  const evidence = starving;
+  starving = false;
+  if (!ok && !evidence && misses < MISSES_FOR_DOWN) {
     // Still "checking": kept videos stay on their kept copy, the others are not told to wait yet.
     lastAt = 0;
     void probeLink();
@@ -47,9 +54,14 @@ function record(ok: boolean) {
   noteRequestOutcome(ok);
 }
 
-/** Whether the link answered just now (shared by calls within a few seconds). */
-export function probeLink(): Promise<boolean> {
-  if (Date.now() - lastAt < FRESH_MS) return Promise.resolve(lastOk);
+/**
+ * Whether the link answered just now (shared by calls within a few seconds). `stalled`: the video on screen
+ * waits on the network, so an earlier answer is no longer news and one miss means down.
+ */
+export function probeLink({ stalled = false } = {}): Promise<boolean> {
+  // Already down, a stall is no news: the look goes on as usual (and reconnect.ts probes meanwhile).
+  if (stalled && lastOk) starving = true;
+  else if (Date.now() - lastAt < FRESH_MS) return Promise.resolve(lastOk);
   // Until it answers, a kept video stays on its kept rendition (see linkUpAtom).
   if (lastOk && !probing) appStore.set(linkCheckAtom, 'checking');
   probing ??= serverAnswers(AbortSignal.timeout(PROBE_TIMEOUT_MS)).then((ok) => {

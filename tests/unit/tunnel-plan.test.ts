@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Video } from '../../src/contract';
 import { bufferedEnough } from '../../src/features/feed/player/bufferAhead';
+import { TUNNEL } from '../../src/offline/tunnel/limits';
 import {
   evictions,
   type KeptVideo,
   lowestVariant,
   offlineList,
   segmentsToKeep,
-  TUNNEL,
   wanted,
 } from '../../src/offline/tunnel/plan';
 import { defaultKeepSetting, mayKeep } from '../../src/offline/tunnel/setting';

@@ -3,8 +3,9 @@
 // A new call to keepAhead replaces the plan; the download under way finishes into the cache either way.
 // Loaded once the feed shows (useTunnel imports it on demand): not part of the first screen's code.
 import type { Video } from '../../contract/video';
+import { TUNNEL } from './limits';
 import { TUNNEL_CACHE } from './names';
-import { evictions, type KeptVideo, lowestVariant, segmentsToKeep, TUNNEL, wanted } from './plan';
+import { evictions, type KeptVideo, lowestVariant, segmentsToKeep, wanted } from './plan';
 import { connectionInfo, type KeepSetting, mayKeep } from './setting';
 import { dropKept, listKept, putKept, touchKept } from './store';
 

@@ -1,17 +1,7 @@
 // The tunnel buffer's decisions, without I/O: which videos to keep, how much of each, which to let go, and
 // what an offline feed shows. store.ts and keeper.ts do the fetching and storing; README.md says why.
 import type { Video } from '../../contract/video';
-
-export const TUNNEL = {
-  /** Videos kept ahead of the one on screen (issue 35: the next 10). */
-  ahead: 10,
-  /** Default size budget of everything kept. */
-  budgetBytes: 150 * 2 ** 20,
-  /** Clips up to this long are kept whole... */
-  wholeUpToSeconds: 60,
-  /** ...longer ones only this much from the start. */
-  partSeconds: 30,
-} as const;
+import { TUNNEL } from './limits';
 
 /** One kept video, as the manifest remembers it. */
 export interface KeptVideo {

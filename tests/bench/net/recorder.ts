@@ -1,7 +1,8 @@
 // What the viewer sees, recorded inside the page (an init script, so it is there before the first video): for
 // each video shown, when it first played, how much of it played, each stall, and when it reached its end.
-// The viewer is here too: at each video's end it moves to the next one (the app: an ArrowDown, as the feed's
-// keyboard shortcut; the bare page: its next()), and it gives up on a video that shows nothing for a while.
+// The viewer is here too: at each video's end (or, given a dwell, once it played that long) it moves to the
+// next one (the app: an ArrowDown, as the feed's keyboard shortcut; the bare page: its next()), and it gives up
+// on a video that shows nothing for a while.
 //
 // A video is a position in the feed: the app's <article aria-posinset> around the <video> (its slots are
 // recycled, so the element alone says nothing), the bare page's data-nb-index.
@@ -22,6 +23,8 @@ export interface VideoRecord {
   endedAt: number | null;
   /** When the viewer gave up on it (no picture for giveUpMs). */
   gaveUpAt: number | null;
+  /** When the viewer swiped on before its end, having watched dwellMs of it. */
+  leftAt: number | null;
   /** `waiting` after it had played, to the next `playing` (null: still waiting when the run ended). */
   stalls: [number, number | null][];
   duration: number;
@@ -53,7 +56,7 @@ declare global {
 }
 
 /** Installed with context.addInitScript(installRecorder, options): runs in each new document. */
-export function installRecorder(opts: { mode: Mode; giveUpMs: number }) {
+export function installRecorder(opts: { mode: Mode; giveUpMs: number; dwellMs?: number }) {
   if (window !== window.top) return;
   const videos = new Map<string, VideoRecord>();
   const marks: Record<string, number> = {};
@@ -104,6 +107,7 @@ export function installRecorder(opts: { mode: Mode; giveUpMs: number }) {
         playedInWindow: 0,
         endedAt: null,
         gaveUpAt: null,
+        leftAt: null,
         stalls: [],
         duration: Number.NaN,
         lastTime: 0,
@@ -139,6 +143,9 @@ export function installRecorder(opts: { mode: Mode; giveUpMs: number }) {
       );
   };
 
+  /** Done with: reached its end, or watched for the dwell. */
+  const done = (rec: VideoRecord) => rec.endedAt !== null || rec.leftAt !== null;
+
   const reachedEnd = (rec: VideoRecord, video: HTMLVideoElement, at: number) => {
     if (rec.endedAt !== null) return;
     rec.endedAt = at;
@@ -160,7 +167,7 @@ export function installRecorder(opts: { mode: Mode; giveUpMs: number }) {
         break;
       case 'waiting':
         // A stall: playback had started, the video is still the one watched, and it has not ended.
-        if (rec.firstPlayingAt !== null && rec.endedAt === null && !video.paused && isCurrent(video)) {
+        if (rec.firstPlayingAt !== null && !done(rec) && !video.paused && isCurrent(video)) {
           if (rec.stalls.at(-1)?.[1] !== null) rec.stalls.push([now, null]);
         }
         break;
@@ -177,6 +184,12 @@ export function installRecorder(opts: { mode: Mode; giveUpMs: number }) {
           closeStall(rec, now);
         }
         rec.lastTime = t;
+        if (opts.dwellMs && !done(rec) && rec.played * 1000 >= opts.dwellMs && isCurrent(video)) {
+          rec.leftAt = now;
+          closeStall(rec, now);
+          advance();
+          break;
+        }
         // A looping video (the app's) never ends: its jump back to the start is its end.
         if (opts.mode === 'app' && step < -1 && rec.played > 1) reachedEnd(rec, video, now);
         else if (Number.isFinite(video.duration) && t >= video.duration - 0.2 && rec.played > 0)
@@ -225,9 +238,9 @@ export function installRecorder(opts: { mode: Mode; giveUpMs: number }) {
       notes.push(`${(now / 1000).toFixed(1)} s, video ${key} shows "${said.slice(0, 100)}"`);
     }
     // An ArrowDown that did not move the feed (it came while a sheet was closing): again.
-    if (rec.endedAt !== null && now - lastAdvanceAt > 1500) advance();
+    if (done(rec) && now - lastAdvanceAt > 1500) advance();
     const still = now - Math.max(lastProgressAt, currentSince, lastAdvanceAt);
-    if (rec.endedAt === null && rec.gaveUpAt === null && still > opts.giveUpMs) {
+    if (!done(rec) && rec.gaveUpAt === null && still > opts.giveUpMs) {
       rec.gaveUpAt = now;
       closeStall(rec, now);
       if (notes.length < 40) {

@@ -19,7 +19,7 @@ import { useFeedGestures } from './useFeedGestures';
 import { useInstreamAds } from './useInstreamAds';
 import { useMediaSession } from './useMediaSession';
 import { useRatingPrompt } from './useRatingPrompt';
-import { useTunnel } from './useTunnel';
+import { KEPT_AHEAD, useTunnel } from './useTunnel';
 import { warmFirstSegment } from './warmAhead';
 import { assignSlots, PREFETCH_REMAINING, step } from './window';
 
@@ -83,7 +83,7 @@ export function FeedPlayer({
   // where racing the buffer for the same files would fetch them twice.
   const next = videos[current + 1];
   const nextReady = safe && (!keeping || !next?.playlistUrl || kept.has(next.id));
-  const onStall = useCallback(() => void probeLink(), []);
+  const onStall = useCallback(() => void probeLink({ stalled: true }), []);
 
   // The start of the video after the next one is fetched too, so two quick swipes in a row still find their
   // first segment on the device.
@@ -92,9 +92,12 @@ export function FeedPlayer({
     if (started && safe && !linkDown && ahead?.playlistUrl) warmFirstSegment(ahead.playlistUrl);
   }, [started, safe, linkDown, current, videos]);
 
+  // While the buffer fills (and the video on screen is safe), the next page comes early: the buffer keeps the
+  // next 10 videos, which the list cut short when it knew only 3 more (bench: a tunnel met 6 kept, not 10).
+  const wantAhead = keeping && safe ? KEPT_AHEAD : PREFETCH_REMAINING;
   useEffect(() => {
-    if (hasMore && videos.length - 1 - current <= PREFETCH_REMAINING) onNearEnd();
-  }, [current, videos.length, hasMore, onNearEnd]);
+    if (hasMore && videos.length - 1 - current <= wantAhead) onNearEnd();
+  }, [current, videos.length, hasMore, onNearEnd, wantAhead]);
 
   const { adAt, adPlaying, endAd } = useInstreamAds(ads, current);
 

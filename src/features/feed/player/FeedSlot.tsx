@@ -159,6 +159,7 @@ export function FeedSlot({
     attempt,
     startLow: kept && !linkUp,
     holdLow: kept && linkDown,
+    keptLow: kept,
     // Kept, or about to be: a browser's own player picks its rendition itself (the kept one is the lowest)
     // and, in Safari, fetches outside the service worker; hls.js can be held on the kept copy in a tunnel.
     preferHlsJs: kept || keeping,

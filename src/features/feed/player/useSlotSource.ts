@@ -64,11 +64,16 @@ export interface SlotSourceOptions {
   /** Hold a loaded video on its lowest rendition from now on: it is kept, and the link is down. */
   holdLow?: boolean;
   /**
+   * The lowest rendition is on the device: a video that runs dry while fetching a higher one drops to it at
+   * once instead of waiting on a request that may hang for seconds (a tunnel's first moments).
+   */
+  keptLow?: boolean;
+  /**
    * Play through hls.js even where the browser plays HLS itself: its requests surely reach the service
    * worker, which answers a kept video from the device (a native player's may not: Safari's do not).
    */
   preferHlsJs?: boolean;
-  /** A media request of the video on screen went unanswered: the link may be down. */
+  /** The video ran dry, or a media request of it went unanswered: the link may be down. */
   onStall?: () => void;
 }
 
@@ -81,12 +86,21 @@ export function useSlotSource(
   ref: RefObject<HTMLVideoElement | null>,
   src: string | null,
   onFail: () => void,
-  { attempt = 0, startLow = false, holdLow = false, preferHlsJs = false, onStall }: SlotSourceOptions = {},
+  {
+    attempt = 0,
+    startLow = false,
+    holdLow = false,
+    keptLow = false,
+    preferHlsJs = false,
+    onStall,
+  }: SlotSourceOptions = {},
 ) {
   const fail = useEffectEvent(onFail);
   const stall = useEffectEvent(() => onStall?.());
   const startLowRef = useRef(startLow);
   startLowRef.current = startLow;
+  const keptLowRef = useRef(keptLow);
+  keptLowRef.current = keptLow;
   // Read when a source is set, never a reason to set it again: a video kept while it plays goes on in the
   // player it started in.
   const preferHlsJsRef = useRef(preferHlsJs);
@@ -173,6 +187,21 @@ export function useSlotSource(
           hls.on(HlsPlayer.Events.MANIFEST_PARSED, () => {
             if (startLowRef.current) own.loadLevel = 0;
           });
+          // Ran dry: on a kept video still fetching a higher rendition, that request may hang (the link just
+          // went) while the lowest is on the device. Only switching now aborts it (a `loadLevel` waits for the
+          // request, and `nextLevel` keeps it when nothing is buffered ahead); the flush costs nothing, the
+          // kept copy answers at once. The level stays low for the rest of this video (a new source resets it).
+          const listening = new AbortController();
+          video.addEventListener(
+            'waiting',
+            () => {
+              if (video.seeking || own.media !== video) return;
+              stall();
+              if (keptLowRef.current && own.levels.length > 1 && own.loadLevel > 0) own.currentLevel = 0;
+            },
+            { signal: listening.signal },
+          );
+          hls.on(HlsPlayer.Events.DESTROYING, () => listening.abort());
           hls.attachMedia(video);
           hlsRef.current = hls;
         }

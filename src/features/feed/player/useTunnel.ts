@@ -2,11 +2,15 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { probeLink } from '../../../api/link';
 import type { Video } from '../../../contract';
+import { TUNNEL } from '../../../offline/tunnel/limits';
 import { connectionInfo, defaultKeepSetting, mayKeep } from '../../../offline/tunnel/setting';
 import { keptSnapshot, subscribeKept } from '../../../offline/tunnel/store';
 import { linkDownAtom, linkUpAtom } from '../../../state/network';
 import { keepOfflineAtom } from '../../../state/preferences';
 import { playsHlsNatively } from './useSlotSource';
+
+/** Videos the buffer keeps ahead of the one on screen: the feed's list must know that many. */
+export const KEPT_AHEAD = TUNNEL.ahead;
 
 // Its downloading half is not part of the first screen's code.
 const loadKeeper = () => import('../../../offline/tunnel/keeper');
