@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Video } from '../../src/contract';
-import { bufferedEnough } from '../../src/features/feed/player/bufferAhead';
+import { bufferedEnough, runningDry } from '../../src/features/feed/player/bufferAhead';
 import { TUNNEL } from '../../src/offline/tunnel/limits';
 import {
   evictions,
@@ -126,5 +126,15 @@ describe('the video on screen is safe', () => {
     // Buffered ahead in another range than the playhead's: not safe.
     expect(bufferedEnough(ranges([0, 2], [3, 20]), 2.5, 30)).toBe(false);
     expect(bufferedEnough(ranges(), 0, Number.NaN)).toBe(false);
+  });
+
+  it('runs dry mid-clip with under half a second ahead, never at its end (where a loop turns)', () => {
+    expect(runningDry(ranges([0, 4.2]), 4.1, 10)).toBe(true);
+    expect(runningDry(ranges(), 0, Number.NaN)).toBe(true);
+    expect(runningDry(ranges([0, 6]), 4.1, 10)).toBe(false);
+    // At the end of a 6.1 s clip, all of it buffered: the clip is finishing, not starving.
+    expect(runningDry(ranges([0, 6.1]), 6.05, 6.1)).toBe(false);
+    // A gap at the playhead: starving even with more buffered further on.
+    expect(runningDry(ranges([0, 4], [6, 9]), 4, 10)).toBe(true);
   });
 });

@@ -24,3 +24,16 @@ export function bufferedEnough(buffered: Ranges, currentTime: number, duration: 
   }
   return false;
 }
+
+/**
+ * Whether a `waiting` video is starving for media mid-clip: under half a second buffered ahead, and not at
+ * its end. At the end a `waiting` is the clip finishing (a looping one seeks back to its start, which is
+ * buffered): treating it as starving threw that start away (bench: loops froze 1.3 to 1.9 s on bad 4G).
+ */
+export function runningDry(buffered: Ranges, currentTime: number, duration: number): boolean {
+  if (Number.isFinite(duration) && duration - currentTime < 0.5) return false;
+  for (let i = 0; i < buffered.length; i += 1) {
+    if (buffered.start(i) <= currentTime + 0.1 && buffered.end(i) - currentTime >= 0.5) return false;
+  }
+  return true;
+}
