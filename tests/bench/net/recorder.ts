@@ -166,9 +166,27 @@ export function installRecorder(opts: { mode: Mode; giveUpMs: number; dwellMs?: 
         closeStall(rec, now);
         break;
       case 'waiting':
+        // A looping video's turn (the app's): the seek back to the start waits a moment (through hls.js the
+        // first frame lies just after 0). That is its end, where the viewer moves on, not a stall.
+        if (opts.mode === 'app' && video.seeking && video.currentTime < 0.5 && rec.played > 1) {
+          reachedEnd(rec, video, now);
+          break;
+        }
         // A stall: playback had started, the video is still the one watched, and it has not ended.
         if (rec.firstPlayingAt !== null && !done(rec) && !video.paused && isCurrent(video)) {
-          if (rec.stalls.at(-1)?.[1] !== null) rec.stalls.push([now, null]);
+          if (rec.stalls.at(-1)?.[1] !== null) {
+            rec.stalls.push([now, null]);
+            // Where it waits, and what it had: a loop's turn, a gap, or a buffer run dry.
+            const ranges = Array.from(
+              { length: video.buffered.length },
+              (_, i) => `${video.buffered.start(i).toFixed(2)}–${video.buffered.end(i).toFixed(2)}`,
+            );
+            if (notes.length < 40)
+              notes.push(
+                `${(now / 1000).toFixed(1)} s, video ${key} waits at ${video.currentTime.toFixed(2)} of ` +
+                  `${video.duration.toFixed(2)} s (buffered ${ranges.join(', ') || 'nothing'})`,
+              );
+          }
         }
         break;
       case 'timeupdate': {
