@@ -1,10 +1,9 @@
 // A clip loops on the start it already has (issue 35, from the network bench): hls.js let a looping video's
 // lower-rendition start go once the player climbed, and every loop then waited on the network for it (0.3 to
 // 2 s frozen on bad 4G). Phone project only: the wide layout plays the same way.
-import { expect, type Page, test } from 'playwright/test';
+import { expect, test } from 'playwright/test';
+import { current } from './ads';
 import { closeRatingPrompt } from './rating-prompt';
-
-const current = (page: Page) => page.locator('[role=feed] article[aria-hidden=false]');
 
 test('a clip that climbed to its higher rendition loops without fetching its start again', async ({
   page,

@@ -12,17 +12,25 @@ interface Ranges {
   end(index: number): number;
 }
 
+/**
+ * Seconds buffered past `currentTime` in the range that holds it (a small gap before it is the same range);
+ * -Infinity when no range starts by then.
+ */
+function bufferedAhead(buffered: Ranges, currentTime: number): number {
+  let ahead = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < buffered.length; i += 1) {
+    if (buffered.start(i) <= currentTime + 0.1) ahead = Math.max(ahead, buffered.end(i) - currentTime);
+  }
+  return ahead;
+}
+
 /** Whether the buffered range around `currentTime` reaches SAFE_AHEAD_SECONDS ahead, or the end of the clip. */
 export function bufferedEnough(buffered: Ranges, currentTime: number, duration: number): boolean {
   const goal =
     Number.isFinite(duration) && duration > 0
       ? Math.min(duration - 0.25, currentTime + SAFE_AHEAD_SECONDS)
       : currentTime + SAFE_AHEAD_SECONDS;
-  for (let i = 0; i < buffered.length; i += 1) {
-    // A small gap before the playhead is still the same range to a player.
-    if (buffered.start(i) <= currentTime + 0.1 && buffered.end(i) >= goal) return true;
-  }
-  return false;
+  return bufferedAhead(buffered, currentTime) >= goal - currentTime;
 }
 
 /**
@@ -32,8 +40,5 @@ export function bufferedEnough(buffered: Ranges, currentTime: number, duration: 
  */
 export function runningDry(buffered: Ranges, currentTime: number, duration: number): boolean {
   if (Number.isFinite(duration) && duration - currentTime < 0.5) return false;
-  for (let i = 0; i < buffered.length; i += 1) {
-    if (buffered.start(i) <= currentTime + 0.1 && buffered.end(i) - currentTime >= 0.5) return false;
-  }
-  return true;
+  return bufferedAhead(buffered, currentTime) < 0.5;
 }

@@ -194,10 +194,11 @@ export function useSlotSource(
           hls.on(HlsPlayer.Events.MANIFEST_PARSED, () => {
             if (startLowRef.current) own.loadLevel = 0;
           });
-          // Ran dry mid-clip: on a kept video still fetching a higher rendition, that request may hang (the link just
-          // went) while the lowest is on the device. Only switching now aborts it (a `loadLevel` waits for the
-          // request, and `nextLevel` keeps it when nothing is buffered ahead); the flush costs nothing, the
-          // kept copy answers at once. The level stays low for the rest of this video (a new source resets it).
+          // Ran dry mid-clip: on a kept video still fetching a higher rendition, that request may hang (the
+          // link just went) while the lowest is on the device. Only switching now aborts it (a `loadLevel`
+          // waits for the request, and `nextLevel` keeps it when nothing is buffered ahead); the flush costs
+          // nothing, the kept copy answers at once. The level stays low for the rest of this video (a new
+          // source resets it).
           const listening = new AbortController();
           video.addEventListener(
             'waiting',
