@@ -174,6 +174,10 @@ export function useSlotSource(
             // the higher one; the loop then waits on the network for that start (bench: every loop froze 0.3
             // to 2 s on bad 4G, where a bare player that ends never did).
             loopBackBufferFlush: false,
+            // The demo plays no HLS interstitials (ads are the feed's own overlay), and their controller calls
+            // play() when a new source is scheduled: that raced a pause made just before (the rating prompt
+            // opening over a video just swiped to), and the video played on under the prompt.
+            enableInterstitialPlayback: false,
             manifestLoadPolicy: patient(6_000, 20_000),
             playlistLoadPolicy: patient(6_000, 20_000),
             fragLoadPolicy: patient(6_000, 60_000),
