@@ -24,6 +24,7 @@ import { hashPassword, verifyPassword } from '../auth/password';
 import { ACCESS_TOKEN_TTL_MS, issueAccessToken, revokeAccessToken, type UserRow } from '../auth/tokens';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { requireKnownCountry } from '../geo/reference';
 import { limitKey } from '../http/address';
 import { ERR, invalid, messageSchema, type Operation, rateLimited, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
@@ -32,7 +33,6 @@ import { parse } from '../http/validate';
 import { bearerOf, requireUser } from '../http/viewer';
 import { sendMail } from '../mail/mailer';
 import { RESERVED_USERNAMES, usernameAvailable } from '../users/profile';
-import { requireKnownCountry } from './geo';
 
 const m = messages.auth;
 

@@ -1,8 +1,5 @@
 // Geo-blocking: creators hide themselves from whole countries, or from single regions of the United
-// States, Canada and the United Kingdom. Reference data comes from `country-region-data` (ISO 3166-1
-// alpha-2 countries, ISO 3166-2 subdivision codes), never typed by hand.
-import { allCountries } from 'country-region-data';
-import { and, asc, eq } from 'drizzle-orm';
+// States, Canada and the United Kingdom.
 import type { FastifyInstance } from 'fastify';
 import {
   countryListSchema,
@@ -12,40 +9,22 @@ import {
   regionListSchema,
 } from '../../src/contract';
 import { requireCreator } from '../auth/permissions';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import * as q from '../geo/queries';
+import { countries, isKnownCountry, isKnownRegion, REGION_COUNTRIES, regions } from '../geo/reference';
 import { creatorsOnly, invalid, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 
-/** Countries whose regions may be blocked one by one (spec §3 'Reference lists'). */
-const REGION_COUNTRIES = ['US', 'CA', 'GB'] as const;
-
-const countries = allCountries
-  .map(([name, code]) => ({ code, name }))
-  .sort((a, b) => a.name.localeCompare(b.name, 'en'));
-const countryCodes = new Set<string>(countries.map((c) => c.code));
-
-/** Contracts check a country code's form only; whether it is in the ISO list is checked here, by its owner. */
-export function requireKnownCountry(code: string | undefined, message: string): void {
-  if (code && !countryCodes.has(code.toUpperCase()))
-    throw new HttpError(422, message, { country: [message] });
-}
-
-const regions = allCountries
-  .filter(([, code]) => (REGION_COUNTRIES as readonly string[]).includes(code))
-  .flatMap(([, countryCode, list]) => list.map(([name, regionCode]) => ({ name, countryCode, regionCode })));
-const regionKeys = new Set(regions.map((r) => `${r.countryCode}-${r.regionCode}`));
-
 /** Validated (country, region) pair; region '' means the entire country, as stored. */
-function geoPair(body: unknown): { countryCode: string; regionCode: string } {
+function geoPair(body: unknown): q.GeoPair {
   const input = parse(geoBlockInputSchema, body);
-  if (!countryCodes.has(input.country_code)) {
+  if (!isKnownCountry(input.country_code)) {
     throw new HttpError(422, geoMessages.unknownCountry, { country_code: [geoMessages.unknownCountry] });
   }
   const regionCode = input.region_code ?? '';
-  if (regionCode !== '' && !regionKeys.has(`${input.country_code}-${regionCode}`)) {
+  if (regionCode !== '' && !isKnownRegion(input.country_code, regionCode)) {
     throw new HttpError(422, geoMessages.unknownRegion, { region_code: [geoMessages.unknownRegion] });
   }
   return { countryCode: input.country_code, regionCode };
@@ -76,11 +55,7 @@ export default async function geoRoutes(app: FastifyInstance, deps: AppDeps) {
   });
 
   async function listFor(userId: number) {
-    const rows = await db
-      .select({ countryCode: t.geoBlocks.countryCode, regionCode: t.geoBlocks.regionCode })
-      .from(t.geoBlocks)
-      .where(eq(t.geoBlocks.userId, userId))
-      .orderBy(asc(t.geoBlocks.countryCode), asc(t.geoBlocks.regionCode));
+    const rows = await q.blocksOf(db, userId);
     return {
       countries: rows.map((r) => ({ country_code: r.countryCode, region_code: r.regionCode || null })),
     };
@@ -114,14 +89,11 @@ export default async function geoRoutes(app: FastifyInstance, deps: AppDeps) {
   });
 
   const blockDoc = changeDoc('Block');
-  // Adding an existing pair changes nothing and still answers 200 with the list (spec §5: ignored).
+  // Adding an existing pair still answers 200 with the list (spec §5: ignored).
   app.post('/v1/profile/add-geo-blocked-country', { config: { doc: blockDoc } }, async (request) => {
     const user = requireCreator(await requireUser(request, deps));
     const pair = geoPair(request.body);
-    await db
-      .insert(t.geoBlocks)
-      .values({ userId: user.id, ...pair })
-      .onConflictDoNothing();
+    await q.addBlock(db, user.id, pair);
     return listFor(user.id);
   });
 
@@ -129,15 +101,7 @@ export default async function geoRoutes(app: FastifyInstance, deps: AppDeps) {
   app.post('/v1/profile/delete-geo-blocked-country', { config: { doc: unblockDoc } }, async (request) => {
     const user = requireCreator(await requireUser(request, deps));
     const pair = geoPair(request.body);
-    await db
-      .delete(t.geoBlocks)
-      .where(
-        and(
-          eq(t.geoBlocks.userId, user.id),
-          eq(t.geoBlocks.countryCode, pair.countryCode),
-          eq(t.geoBlocks.regionCode, pair.regionCode),
-        ),
-      );
+    await q.deleteBlock(db, user.id, pair);
     return listFor(user.id);
   });
 }

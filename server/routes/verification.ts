@@ -14,6 +14,7 @@ import {
   verificationStatusSchema,
 } from '../../src/contract';
 import type { AppDeps } from '../deps';
+import { requireKnownCountry } from '../geo/reference';
 import { ERR, invalid, multipartForm, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { installImageMultipart, readImageForm } from '../http/multipart';
@@ -21,7 +22,6 @@ import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
 import { IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, ImageSizeError, reencodeImage, sniffImage } from '../media/images';
 import { submitVerification } from '../users/verification';
-import { requireKnownCountry } from './geo';
 
 const m = messages.verification;
 
