@@ -67,8 +67,24 @@ export async function scenarios(base: string): Promise<Scenario[]> {
     sample: { path, method: 'GET', headers },
     requests: [{ method: 'GET', path, headers }],
   });
+  // Page 2 as a session asks for it: page 1's next link, the same for every viewer served that page 1.
+  const page1 = (await (await fetch(`${base}/v1/videos?gender=m,t`)).json()) as {
+    links: { next: string | null };
+  };
+  if (!page1.links.next) throw new Error('the home feed has one page: seed the demo first');
+  const next = new URL(page1.links.next, base);
+  // A shared link: a crowd opens the feed on one of a few videos.
+  const starts = ids
+    .slice(0, 6)
+    .map((id): autocannon.Request => ({ method: 'GET', path: `/v1/videos/start/${id}?gender=m,t`, headers }));
   return [
     { ...get('/v1/videos?gender=m,t'), name: 'home feed (guest without id)' },
+    { ...get(`${next.pathname}${next.search}`), name: 'home feed page 2' },
+    {
+      name: 'video start (shared link)',
+      sample: { path: `/v1/videos/start/${ids[0]}?gender=m,t`, method: 'GET', headers },
+      requests: starts,
+    },
     { ...get('/v1/videos?gender=m,t&guest_id=bench-guest-0001'), name: 'home feed (guest with id)' },
     { ...get('/v1/discover?gender=m,t'), name: 'discover' },
     {

@@ -35,6 +35,9 @@ const GOALS: Record<string, { rps: number; p99?: number; note: string }> = {
     note: `>= 10x the ${feedBefore} req/s of before (measured without id), p99 < 100 ms`,
   },
   discover: { rps: 5000, note: '>= 5,000 req/s' },
+  // Issue 34: reads that miss the page-1 cache (77 and 112 req/s, p99 over 6 s, on PGlite before).
+  'home feed page 2': { rps: 1500, p99: 100, note: '>= 1,500 req/s, p99 < 100 ms, no timeout' },
+  'video start (shared link)': { rps: 1500, p99: 100, note: '>= 1,500 req/s, p99 < 100 ms, no timeout' },
   'view post': { rps: 1500, note: '>= 1,500 req/s, nothing lost or counted twice' },
   'like post': { rps: 1500, note: '>= 1,500 req/s, nothing lost or counted twice' },
 };
@@ -161,7 +164,11 @@ export async function serverBench(): Promise<Record<string, string>> {
       const bareRps = base.map((r) => r.rps);
       const failures = api.reduce((n, r) => n + r.errors + r.non2xx, 0);
       const goal = GOALS[scenario.name];
-      const met = goal && median(rps) >= goal.rps && (goal.p99 === undefined || median(p99) < goal.p99);
+      const met =
+        goal &&
+        median(rps) >= goal.rps &&
+        (goal.p99 === undefined || median(p99) < goal.p99) &&
+        !api.some((r) => r.errors > 0);
       out[`${scenario.name} (${body.length} B${encoding ? ` ${encoding}` : ''})`] =
         `${median(rps).toFixed(0)} req/s (runs ${rps.map((x) => x.toFixed(0)).join(', ')}), ` +
         `p50 ${median(api.map((r) => r.p50))} ms, p99 ${median(p99)} ms (runs ${p99.join(', ')})` +
