@@ -51,7 +51,7 @@ export type UploadEvent =
   /** An offset the server confirmed (a chunk's answer, a resume's HEAD). */
   | { type: 'offsetConfirmed'; offset: number }
   /** tus-js-client's URL storage (transfer.ts): the upload's URL, kept or forgotten (404). */
-  | { type: 'urlStored'; uploadUrl: string }
+  | { type: 'urlStored'; uploadUrl: string | null }
   | { type: 'urlForgotten' }
   // ---- how a transfer ended (transfer.ts TransferEnd)
   /** Stopped by this tab (pause, cancel). */

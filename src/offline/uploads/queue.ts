@@ -12,14 +12,15 @@ import { ApiError } from '../../api/http';
 import { messages } from '../../contract';
 import { SCHEDULE_GRACE_MS, scheduledInstant, type UploadDetailsInput } from '../../contract/upload-details';
 import { askPersistence, openCopy, removeCopy, StorageFullError, saveCopy } from './files';
+import { backoffMs } from './machine';
 import {
+  applyEvent,
   createRecord,
   type DetailsValues,
   deleteRecord,
   listRecords,
   readRecord,
   type UploadRecord,
-  updateRecord,
 } from './records';
 import { refusalReason, startTransfer, type Transfer, type TransferEnd, terminate } from './transfer';
 
@@ -75,8 +76,6 @@ const LOCK = 'shortcams-upload-sender';
 const CHANNEL = 'shortcams-uploads';
 /** Held by the tab copying a file onto the device, for as long as the copy runs (one lock per upload). */
 const COPY_LOCK = 'shortcams-upload-copy:';
-/** Back-off of a waiting upload or details after the quick retries: 5 s doubling to 2 minutes. */
-const backoffMs = (attempts: number) => Math.min(5000 * 2 ** Math.max(attempts - 1, 0), 120_000);
 /** Status checks of a video being processed: every 3 s, slowing by half each time to every 30 s. */
 const POLL_FIRST_MS = 3000;
 const POLL_MAX_MS = 30_000;
@@ -177,21 +176,11 @@ export class UploadQueue {
       let whole: 'opfs' | 'idb' | null = null;
       for (const place of ['opfs', 'idb'] as const)
         if (!whole && (await openCopy(r.id, place))?.size === r.size) whole = place;
-      if (whole) {
-        const place = whole;
-        await updateRecord(r.id, (x) =>
-          x.state === 'saving' ? { ...x, state: 'queued', copy: place, saved: x.size } : x,
-        );
-        changed = true;
-        continue;
+      if (!whole) {
+        await removeCopy(r.id, 'opfs');
+        await removeCopy(r.id, 'idb');
       }
-      await removeCopy(r.id, 'opfs');
-      await removeCopy(r.id, 'idb');
-      await updateRecord(r.id, (x) =>
-        x.state === 'saving'
-          ? { ...x, state: 'failed', error: messages.upload.copyLost, final: false, copy: null, saved: 0 }
-          : x,
-      );
+      await applyEvent(r.id, { type: 'copyInterrupted', place: whole });
       changed = true;
     }
     if (changed) await this.changed();
@@ -301,35 +290,19 @@ export class UploadQueue {
   async replaceFile(id: string, file: Blob & { name?: string }) {
     const release = await this.holdCopyLock(id);
     this.chosen.set(id, file);
-    await updateRecord(id, (r) => {
-      // The same file carries on from the server's offset; another one starts over.
-      const same = file.size === r.size && (file.name ?? r.name) === r.name;
-      return {
-        ...r,
-        state: 'saving',
-        error: null,
-        size: file.size,
-        name: file.name ?? r.name,
-        saved: 0,
-        ...(same ? {} : { uploadUrl: null, offset: 0 }),
-      };
-    });
+    await applyEvent(id, { type: 'fileChosen', name: file.name ?? null, size: file.size });
     await this.changed();
     await this.copy(id, file, release);
   }
 
   async pause(id: string) {
-    await updateRecord(id, (r) => (canPause(r) ? { ...r, state: 'paused', retryAt: null } : r));
+    await applyEvent(id, { type: 'pause' });
     this.stopActive(id);
     await this.changed();
   }
 
   async resume(id: string) {
-    await updateRecord(id, (r) =>
-      r.state === 'paused' || r.state === 'waiting' || (r.state === 'failed' && !r.final && r.copy)
-        ? { ...r, state: 'queued', retryAt: null, error: null }
-        : r,
-    );
+    await applyEvent(id, { type: 'resume' });
     this.detailsRetry.delete(id);
     await this.changed();
     const record = await readRecord(id);
@@ -340,12 +313,12 @@ export class UploadQueue {
 
   /** Ends the upload: the server is told to drop it (DELETE) and the device copy is freed. */
   async cancel(id: string) {
-    const record = await updateRecord(id, (r) => (r.state === 'sent' ? r : { ...r, state: 'cancelled' }));
+    const record = await applyEvent(id, { type: 'cancel' });
     if (record?.state !== 'cancelled') return;
     this.stopActive(id);
     this.chosen.delete(id);
     await removeCopy(id, record.copy);
-    await updateRecord(id, (r) => ({ ...r, copy: null }));
+    await applyEvent(id, { type: 'copyRemoved' });
     if (!record.uploadUrl) await deleteRecord(id);
     await this.changed();
     void this.pump();
@@ -367,13 +340,7 @@ export class UploadQueue {
    * and stays on the record to be corrected; no answer at all queues them.
    */
   async saveDetails(id: string, values: DetailsValues): Promise<'sent' | 'queued'> {
-    const record = await updateRecord(id, (r) => ({
-      ...r,
-      details: values,
-      detailsState: 'queued',
-      detailsError: null,
-      scheduleLapsed: false,
-    }));
+    const record = await applyEvent(id, { type: 'detailsSaved', details: values });
     if (!record)
       throw new ApiError(422, messages.upload.missingVideo, { videoId: [messages.upload.missingVideo] });
     this.detailsRetry.delete(id);
@@ -391,10 +358,7 @@ export class UploadQueue {
   kick() {
     void (async () => {
       for (const r of this.records)
-        if (r.state === 'waiting' || r.state === 'signin')
-          await updateRecord(r.id, (x) =>
-            x.state === 'waiting' || x.state === 'signin' ? { ...x, state: 'queued', retryAt: null } : x,
-          );
+        if (r.state === 'waiting' || r.state === 'signin') await applyEvent(r.id, { type: 'retry' });
       for (const [id, retry] of this.detailsRetry) this.detailsRetry.set(id, { ...retry, at: 0 });
       for (const [id, retry] of this.terminating)
         if (Number.isFinite(retry.at)) this.terminating.set(id, { ...retry, at: 0 });
@@ -461,13 +425,7 @@ export class UploadQueue {
     if (!file || file.size !== record.size) {
       this.active = null;
       // Evicted or deleted behind the app's back: the creator can choose the file again and carry on.
-      await updateRecord(record.id, (r) => ({
-        ...r,
-        state: 'failed',
-        error: messages.upload.copyLost,
-        final: false,
-        copy: null,
-      }));
+      await applyEvent(record.id, { type: 'copyLost' });
       await this.changed();
       return;
     }
@@ -475,11 +433,7 @@ export class UploadQueue {
       const now = this.deps.auth();
       return now && now.userId === record.userId ? now.accessToken : null;
     };
-    const sending = await updateRecord(record.id, (r) =>
-      r.state === 'queued' || r.state === 'waiting' || r.state === 'sending'
-        ? { ...r, state: 'sending', error: null }
-        : r,
-    );
+    const sending = await applyEvent(record.id, { type: 'send' });
     // Paused or cancelled in the meantime.
     if (sending?.state !== 'sending' || this.active?.stop) {
       this.active = null;
@@ -494,7 +448,7 @@ export class UploadQueue {
       onProgress: (sent) => this.progress(record.id, sent),
       onConfirmed: (offset) => {
         // Shown at once, here and in the other tabs: it is the figure the card counts.
-        void updateRecord(record.id, (r) => ({ ...r, offset, attempts: 0 })).then(() => this.changed());
+        void applyEvent(record.id, { type: 'offsetConfirmed', offset }).then(() => this.changed());
       },
     });
     this.active = { id: record.id, transfer };
@@ -524,18 +478,13 @@ export class UploadQueue {
             return;
           }
         }
-        const record = await updateRecord(id, (r) => ({
-          ...r,
-          state: 'sent',
+        const record = await applyEvent(id, {
+          type: 'uploaded',
           uploadUrl: end.uploadUrl,
-          offset: r.size,
           videoId,
           screenshot,
           status,
-          copy: null,
-          error: null,
-          retryAt: null,
-        }));
+        });
         this.live.delete(id);
         this.chosen.delete(id);
         if (record) await removeCopy(id, 'opfs').then(() => removeCopy(id, 'idb'));
@@ -546,7 +495,7 @@ export class UploadQueue {
       case 'unreachable':
         return this.wait(id, end.message, now);
       case 'signin':
-        await updateRecord(id, (r) => (r.state === 'sending' ? { ...r, state: 'signin' } : r));
+        await applyEvent(id, { type: 'signedOut' });
         if (this.deps.auth()) this.deps.onSessionEnded?.();
         return;
       case 'refused':
@@ -555,56 +504,33 @@ export class UploadQueue {
         try {
           await this.deps.api.outcome(end.uploadUrl);
           // Not refused after all (a race with a retry): the next try reads it from HEAD.
-          await updateRecord(id, (r) => ({ ...r, state: 'queued' }));
+          await applyEvent(id, { type: 'notRefused' });
         } catch (error) {
           await this.refused(id, error instanceof ApiError ? refusalReason(error) : messages.network, true);
         }
         return;
       }
       case 'restart':
-        await updateRecord(id, (r) => ({ ...r, state: 'queued', uploadUrl: null, offset: 0 }));
+        await applyEvent(id, { type: 'expired' });
         return;
       case 'unreadable':
-        await updateRecord(id, (r) => ({
-          ...r,
-          state: 'failed',
-          error: messages.upload.copyLost,
-          final: false,
-          copy: null,
-        }));
+        await applyEvent(id, { type: 'copyLost' });
         this.live.delete(id);
         return;
       case 'aborted':
         // Paused or cancelled: the action already wrote the new state; a sending record goes back in line.
-        await updateRecord(id, (r) => (r.state === 'sending' ? { ...r, state: 'queued' } : r));
+        await applyEvent(id, { type: 'stopped' });
         this.live.delete(id);
     }
   }
 
   private async wait(id: string, message: string, now: number) {
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-    await updateRecord(id, (r) =>
-      r.state === 'sending'
-        ? {
-            ...r,
-            state: 'waiting',
-            error: message,
-            attempts: r.attempts + 1,
-            // Offline, the `online` event is the trigger; a timer would only find the network still gone.
-            retryAt: offline ? null : now + backoffMs(r.attempts + 1),
-          }
-        : r,
-    );
+    await applyEvent(id, { type: 'unreachable', message, at: now, offline });
   }
 
   private async refused(id: string, reason: string, final: boolean) {
-    const record = await updateRecord(id, (r) => ({
-      ...r,
-      state: 'failed',
-      error: reason,
-      final,
-      ...(final ? { copy: null, status: 'error' as const, statusReason: reason } : {}),
-    }));
+    const record = await applyEvent(id, { type: 'refused', reason, final });
     this.live.delete(id);
     if (final && record) {
       this.chosen.delete(id);
@@ -623,15 +549,13 @@ export class UploadQueue {
   private async copy(id: string, file: Blob, release: () => void) {
     try {
       const place = await saveCopy(id, file, (bytes) => this.progress(id, bytes));
-      const record = await updateRecord(id, (r) =>
-        r.state === 'saving' ? { ...r, state: 'queued', copy: place, saved: r.size } : { ...r, copy: place },
-      );
+      const record = await applyEvent(id, { type: 'copied', place });
       // Cancelled while it was being copied.
       if (!record || record.state === 'cancelled') await removeCopy(id, place);
       else this.chosen.delete(id);
     } catch (error) {
       const reason = error instanceof StorageFullError ? messages.storageFull : messages.server.internal;
-      await updateRecord(id, (r) => ({ ...r, state: 'failed', error: reason, final: false, copy: null }));
+      await applyEvent(id, { type: 'copyFailed', reason });
     } finally {
       this.live.delete(id);
       release();
@@ -700,12 +624,8 @@ export class UploadQueue {
     const { payload, lapsed } = detailsPayload(record.videoId, record.details);
     try {
       await this.deps.api.details(payload);
-      await updateRecord(id, (r) =>
-        // Edited again while these were on their way: the newer ones still have to go.
-        JSON.stringify(r.details) === JSON.stringify(record.details)
-          ? { ...r, detailsState: 'sent', detailsError: null, scheduleLapsed: lapsed }
-          : r,
-      );
+      // Edited again while these were on their way, the record keeps the newer ones to send.
+      await applyEvent(id, { type: 'detailsDelivered', details: record.details, lapsed });
       this.detailsRetry.delete(id);
       if (!options.rethrow) this.deps.onEvent?.({ kind: 'detailsApplied', id });
       return 'sent';
@@ -721,12 +641,11 @@ export class UploadQueue {
       }
       const apiError = error as ApiError;
       const videoFailed = Boolean(apiError.errors?.videoId);
-      await updateRecord(id, (r) => ({
-        ...r,
-        detailsState: 'failed',
-        detailsError: { message: apiError.message, ...(apiError.errors ? { errors: apiError.errors } : {}) },
-        ...(videoFailed ? { status: 'error' as const, statusReason: refusalReason(apiError) } : {}),
-      }));
+      await applyEvent(id, {
+        type: 'detailsRefused',
+        error: { message: apiError.message, ...(apiError.errors ? { errors: apiError.errors } : {}) },
+        videoReason: videoFailed ? refusalReason(apiError) : null,
+      });
       this.detailsRetry.delete(id);
       if (!options.rethrow) this.deps.onEvent?.({ kind: 'detailsRefused', id, message: apiError.message });
       if (options.rethrow) throw error;
@@ -755,18 +674,18 @@ export class UploadQueue {
       asked = true;
       try {
         const outcome = await this.deps.api.outcome(r.uploadUrl);
-        await updateRecord(r.id, (x) => ({
-          ...x,
+        await applyEvent(r.id, {
+          type: 'statusRead',
           status: outcome.status,
           screenshot: outcome.screenshot,
-          inReview: outcome.inReview ?? false,
-          statusReason: outcome.statusReason ?? x.statusReason,
-        }));
+          inReview: outcome.inReview,
+          statusReason: outcome.statusReason,
+        });
       } catch (error) {
         if (error instanceof ApiError && error.status === 422)
-          await updateRecord(r.id, (x) => ({ ...x, status: 'error', statusReason: refusalReason(error) }));
+          await applyEvent(r.id, { type: 'videoRefused', reason: refusalReason(error) });
         else if (error instanceof ApiError && error.status === 404)
-          await updateRecord(r.id, (x) => ({ ...x, status: 'deleting' }));
+          await applyEvent(r.id, { type: 'videoGone' });
       }
       this.polls.set(r.id, { at: Date.now() + every, every });
     }
@@ -853,9 +772,6 @@ export class UploadQueue {
 }
 
 const online = () => typeof navigator === 'undefined' || navigator.onLine !== false;
-
-const canPause = (r: UploadRecord) =>
-  r.state === 'queued' || r.state === 'sending' || r.state === 'waiting' || r.state === 'signin';
 
 function speedOf(live: Live, now: number): number | null {
   const recent = live.samples.filter(([t]) => now - t <= SPEED_WINDOW_MS);
