@@ -4,13 +4,14 @@
 // start), an ended session (the next sign-in). Details typed meanwhile wait in the record and go out once the
 // video exists; then the video's status is followed until it is approved.
 //
-// Several tabs share one queue through IndexedDB: only the tab holding the Web Lock sends (two tabs never send
-// the same bytes), every tab shows the same list (a BroadcastChannel says when to read it again, and carries
-// the sender's live progress), and any tab may pause, cancel, add or type details.
+// Several tabs share one queue through IndexedDB: one of them sends, every tab shows the same list, and any
+// tab may pause, cancel, add or type details (tabs.ts). A record changes only by an event of machine.ts; the
+// details go out through details.ts, the video's status is followed by status.ts.
 import type * as tus from 'tus-js-client';
 import { ApiError } from '../../api/http';
 import { messages } from '../../contract';
-import { SCHEDULE_GRACE_MS, scheduledInstant, type UploadDetailsInput } from '../../contract/upload-details';
+import type { UploadDetailsInput } from '../../contract/upload-details';
+import { DetailsSender } from './details';
 import { askPersistence, openCopy, removeCopy, StorageFullError, saveCopy } from './files';
 import { backoffMs } from './machine';
 import {
@@ -22,6 +23,8 @@ import {
   readRecord,
   type UploadRecord,
 } from './records';
+import { SETTLED, StatusFollower } from './status';
+import { Tabs } from './tabs';
 import { refusalReason, startTransfer, type Transfer, type TransferEnd, terminate } from './transfer';
 
 export interface UploadView extends UploadRecord {
@@ -72,21 +75,11 @@ export interface QueueDeps {
   broadcast?: boolean;
 }
 
-const LOCK = 'shortcams-upload-sender';
-const CHANNEL = 'shortcams-uploads';
-/** Held by the tab copying a file onto the device, for as long as the copy runs (one lock per upload). */
-const COPY_LOCK = 'shortcams-upload-copy:';
-/** Status checks of a video being processed: every 3 s, slowing by half each time to every 30 s. */
-const POLL_FIRST_MS = 3000;
-const POLL_MAX_MS = 30_000;
 /** Progress repaints at most this often: enough for a moving bar, cheap for a phone. */
 const PROGRESS_EVERY_MS = 250;
 /** Finished uploads leave the list by themselves after a few days. */
 const KEEP_FINISHED_MS = 3 * 24 * 3600_000;
 const SPEED_WINDOW_MS = 8000;
-
-/** Statuses after which there is nothing more to wait for. */
-const SETTLED = new Set(['approved', 'error', 'deleting', 'rejected']);
 
 interface Live {
   sent: number;
@@ -103,11 +96,8 @@ export class UploadQueue {
   private active: { id: string; transfer: Transfer | null; stop?: boolean } | null = null;
   private leader = false;
   private started = false;
-  private channel: BroadcastChannel | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private repaint: ReturnType<typeof setTimeout> | undefined;
-  private readonly polls = new Map<string, { at: number; every: number }>();
-  private readonly detailsRetry = new Map<string, { at: number; attempts: number }>();
   private pumping = false;
   private readonly terminating = new Map<string, { at: number; attempts: number }>();
   private stopped = false;
@@ -116,47 +106,44 @@ export class UploadQueue {
     if (document.visibilityState === 'visible') this.kick();
   };
 
-  constructor(private readonly deps: QueueDeps) {}
+  private readonly tabs: Tabs;
+  private readonly details: DetailsSender;
+  private readonly status: StatusFollower;
+
+  constructor(private readonly deps: QueueDeps) {
+    this.tabs = new Tabs({ locks: deps.locks, broadcast: deps.broadcast });
+    this.details = new DetailsSender({
+      send: (payload) => deps.api.details(payload),
+      auth: () => deps.auth(),
+      onSessionEnded: deps.onSessionEnded,
+      onEvent: deps.onEvent,
+      changed: () => this.changed(),
+      schedule: () => this.schedule(),
+    });
+    this.status = new StatusFollower({
+      outcome: (url) => deps.api.outcome(url),
+      changed: () => this.changed(),
+    });
+  }
 
   /** Reads the queue and starts taking part: sends if this tab wins the lock. Safe to call twice. */
   start(): Promise<void> {
     if (this.started) return this.refresh();
     this.started = true;
-    const useChannel = this.deps.broadcast ?? typeof BroadcastChannel === 'function';
-    if (useChannel) {
-      this.channel = new BroadcastChannel(CHANNEL);
-      this.channel.onmessage = (event: MessageEvent) => this.onMessage(event.data);
-    }
+    this.tabs.listen((data) => this.onMessage(data));
     if (typeof window !== 'undefined') {
       window.addEventListener('online', this.onOnline);
       document.addEventListener('visibilitychange', this.onVisible);
     }
-    const useLocks = this.deps.locks ?? (typeof navigator !== 'undefined' && Boolean(navigator.locks));
-    if (useLocks) {
-      // Held for the life of the tab: when it closes, the next tab in line takes over the sending.
-      void navigator.locks.request(LOCK, () => {
+    if (this.tabs.locks)
+      this.tabs.electSender(() => {
         this.leader = true;
         void this.refresh().then(() => this.pump());
-        return new Promise<never>(() => {});
       });
-    } else {
-      this.leader = true;
-    }
+    else this.leader = true;
     return this.refresh()
       .then(() => this.recoverInterruptedCopies())
       .then(() => this.pump());
-  }
-
-  private get useLocks(): boolean {
-    return this.deps.locks ?? (typeof navigator !== 'undefined' && Boolean(navigator.locks));
-  }
-
-  /** Resolves once this tab holds the copy lock of `id`, with the function that lets it go. */
-  private holdCopyLock(id: string): Promise<() => void> {
-    if (!this.useLocks) return Promise.resolve(() => {});
-    return new Promise((held) => {
-      void navigator.locks.request(COPY_LOCK + id, () => new Promise<void>((release) => held(release)));
-    });
   }
 
   /**
@@ -168,10 +155,7 @@ export class UploadQueue {
     let changed = false;
     for (const r of this.records) {
       if (r.state !== 'saving' || this.chosen.has(r.id)) continue;
-      const abandoned = this.useLocks
-        ? await navigator.locks.request(COPY_LOCK + r.id, { ifAvailable: true }, (lock) => lock !== null)
-        : true;
-      if (!abandoned) continue;
+      if (!(await this.tabs.copyAbandoned(r.id))) continue;
       // The copy may have been whole when the page went, only the record not told yet.
       let whole: 'opfs' | 'idb' | null = null;
       for (const place of ['opfs', 'idb'] as const)
@@ -192,7 +176,7 @@ export class UploadQueue {
     if (this.active) this.stopActive(this.active.id);
     clearTimeout(this.timer);
     clearTimeout(this.repaint);
-    this.channel?.close();
+    this.tabs.close();
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', this.onOnline);
       document.removeEventListener('visibilitychange', this.onVisible);
@@ -245,7 +229,7 @@ export class UploadQueue {
     if (!auth) throw new ApiError(401, messages.server.unauthenticated);
     const id = crypto.randomUUID();
     // Taken before the record exists, so another tab starting meanwhile never takes the copy for abandoned.
-    const release = await this.holdCopyLock(id);
+    const release = await this.tabs.holdCopyLock(id);
     const record: UploadRecord = {
       id,
       userId: auth.userId,
@@ -288,7 +272,7 @@ export class UploadQueue {
 
   /** A file chosen again for an upload whose copy could not be made (the device was full). */
   async replaceFile(id: string, file: Blob & { name?: string }) {
-    const release = await this.holdCopyLock(id);
+    const release = await this.tabs.holdCopyLock(id);
     this.chosen.set(id, file);
     await applyEvent(id, { type: 'fileChosen', name: file.name ?? null, size: file.size });
     await this.changed();
@@ -303,12 +287,12 @@ export class UploadQueue {
 
   async resume(id: string) {
     await applyEvent(id, { type: 'resume' });
-    this.detailsRetry.delete(id);
+    this.details.forget(id);
     await this.changed();
     const record = await readRecord(id);
     const file = this.chosen.get(id);
     if (record?.state === 'failed' && !record.copy && file) await this.replaceFile(id, file);
-    if (record?.detailsState === 'queued') void this.sendDetails(id);
+    if (record?.detailsState === 'queued') void this.details.send(id);
   }
 
   /** Ends the upload: the server is told to drop it (DELETE) and the device copy is freed. */
@@ -343,8 +327,8 @@ export class UploadQueue {
     const record = await applyEvent(id, { type: 'detailsSaved', details: values });
     if (!record)
       throw new ApiError(422, messages.upload.missingVideo, { videoId: [messages.upload.missingVideo] });
-    this.detailsRetry.delete(id);
-    if (record.videoId) return this.sendDetails(id, { rethrow: true });
+    this.details.forget(id);
+    if (record.videoId) return this.details.send(id, { rethrow: true });
     await this.changed();
     // Refused, or cancelled: no video will ever come for these details.
     if (record.state === 'failed' && record.final)
@@ -359,11 +343,10 @@ export class UploadQueue {
     void (async () => {
       for (const r of this.records)
         if (r.state === 'waiting' || r.state === 'signin') await applyEvent(r.id, { type: 'retry' });
-      for (const [id, retry] of this.detailsRetry) this.detailsRetry.set(id, { ...retry, at: 0 });
+      this.details.hurry();
       for (const [id, retry] of this.terminating)
         if (Number.isFinite(retry.at)) this.terminating.set(id, { ...retry, at: 0 });
-      for (const [id, poll] of this.polls)
-        this.polls.set(id, { at: 0, every: Math.min(poll.every, POLL_FIRST_MS) });
+      this.status.hurry();
       await this.changed();
     })();
   }
@@ -378,8 +361,8 @@ export class UploadQueue {
       for (const r of this.records)
         if (r.state === 'cancelled' && r.uploadUrl) void this.finishCancel(r, now);
       for (const r of mine)
-        if (r.detailsState === 'queued' && r.videoId) void this.sendDetailsWhenDue(r.id, now);
-      void this.poll(mine, now);
+        if (r.detailsState === 'queued' && r.videoId) void this.details.sendWhenDue(r.id, now);
+      void this.status.poll(mine, now);
       if (!this.active && online()) {
         const next = mine.find(
           (r) =>
@@ -408,9 +391,9 @@ export class UploadQueue {
     const dues = online()
       ? [
           ...this.records.filter((r) => r.state === 'waiting' && r.retryAt).map((r) => r.retryAt as number),
-          ...[...this.detailsRetry.values()].map((d) => d.at),
+          ...this.details.dues(),
           ...[...this.terminating.values()].map((d) => d.at),
-          ...(visible ? [...this.polls.values()].map((p) => p.at) : []),
+          ...(visible ? this.status.dues() : []),
         ]
       : [];
     // A status check under way is due at Infinity: its own end reschedules it.
@@ -488,8 +471,8 @@ export class UploadQueue {
         this.live.delete(id);
         this.chosen.delete(id);
         if (record) await removeCopy(id, 'opfs').then(() => removeCopy(id, 'idb'));
-        this.polls.set(id, { at: now + POLL_FIRST_MS, every: POLL_FIRST_MS });
-        if (record?.detailsState === 'queued') await this.sendDetails(id);
+        this.status.follow(id, now);
+        if (record?.detailsState === 'queued') await this.details.send(id);
         return;
       }
       case 'unreachable':
@@ -586,112 +569,6 @@ export class UploadQueue {
     }
   }
 
-  /** Details of a video that exists, when their retry (if any) is due. */
-  private async sendDetailsWhenDue(id: string, now: number) {
-    const retry = this.detailsRetry.get(id);
-    if (retry && retry.at > now) return;
-    await this.sendDetails(id);
-  }
-
-  private readonly detailsInFlight = new Map<string, Promise<'sent' | 'queued'>>();
-
-  /**
-   * One send of an upload's details at a time: a background send of the same upload is left to finish (and
-   * the form's own submit, `rethrow`, goes after it, so the newest details are the last to arrive).
-   */
-  private async sendDetails(id: string, options: { rethrow?: boolean } = {}): Promise<'sent' | 'queued'> {
-    const previous = this.detailsInFlight.get(id);
-    if (previous && !options.rethrow) return 'queued';
-    await previous?.catch(() => undefined);
-    const job = this.sendDetailsNow(id, options);
-    this.detailsInFlight.set(id, job);
-    try {
-      return await job;
-    } finally {
-      if (this.detailsInFlight.get(id) === job) this.detailsInFlight.delete(id);
-    }
-  }
-
-  private async sendDetailsNow(id: string, options: { rethrow?: boolean }): Promise<'sent' | 'queued'> {
-    const record = await readRecord(id);
-    if (record?.detailsState === 'sent') return 'sent';
-    const auth = this.deps.auth();
-    const ready =
-      record?.details && record.videoId && record.detailsState === 'queued' && auth?.userId === record.userId;
-    // Not sendable now: the next change (the video's id, a sign-in) brings them back here.
-    if (!ready) this.detailsRetry.delete(id);
-    if (!ready || !record.details || !record.videoId) return 'queued';
-    const { payload, lapsed } = detailsPayload(record.videoId, record.details);
-    try {
-      await this.deps.api.details(payload);
-      // Edited again while these were on their way, the record keeps the newer ones to send.
-      await applyEvent(id, { type: 'detailsDelivered', details: record.details, lapsed });
-      this.detailsRetry.delete(id);
-      if (!options.rethrow) this.deps.onEvent?.({ kind: 'detailsApplied', id });
-      return 'sent';
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      if (status === 0 || status >= 500 || status === 429 || status === 401) {
-        // Kept and sent again: on the next chance, or after a while.
-        const attempts = (this.detailsRetry.get(id)?.attempts ?? 0) + 1;
-        this.detailsRetry.set(id, { attempts, at: Date.now() + backoffMs(attempts) });
-        if (status === 401) this.deps.onSessionEnded?.();
-        this.schedule();
-        return 'queued';
-      }
-      const apiError = error as ApiError;
-      const videoFailed = Boolean(apiError.errors?.videoId);
-      await applyEvent(id, {
-        type: 'detailsRefused',
-        error: { message: apiError.message, ...(apiError.errors ? { errors: apiError.errors } : {}) },
-        videoReason: videoFailed ? refusalReason(apiError) : null,
-      });
-      this.detailsRetry.delete(id);
-      if (!options.rethrow) this.deps.onEvent?.({ kind: 'detailsRefused', id, message: apiError.message });
-      if (options.rethrow) throw error;
-      return 'queued';
-    } finally {
-      await this.changed();
-    }
-  }
-
-  /** Follows each video the server has until it is approved and out of review (or failed): gently, only while on screen. */
-  private async poll(mine: UploadRecord[], now: number) {
-    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
-    let asked = false;
-    for (const r of mine) {
-      if (r.state !== 'sent' || !r.uploadUrl || (r.status && SETTLED.has(r.status) && !r.inReview)) {
-        this.polls.delete(r.id);
-        continue;
-      }
-      const due = this.polls.get(r.id) ?? { at: now, every: POLL_FIRST_MS };
-      if (due.at > now) {
-        this.polls.set(r.id, due);
-        continue;
-      }
-      const every = Math.min(due.every * 1.5, POLL_MAX_MS);
-      this.polls.set(r.id, { at: Number.POSITIVE_INFINITY, every });
-      asked = true;
-      try {
-        const outcome = await this.deps.api.outcome(r.uploadUrl);
-        await applyEvent(r.id, {
-          type: 'statusRead',
-          status: outcome.status,
-          screenshot: outcome.screenshot,
-          inReview: outcome.inReview,
-          statusReason: outcome.statusReason,
-        });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 422)
-          await applyEvent(r.id, { type: 'videoRefused', reason: refusalReason(error) });
-        else if (error instanceof ApiError && error.status === 404)
-          await applyEvent(r.id, { type: 'videoGone' });
-      }
-      this.polls.set(r.id, { at: Date.now() + every, every });
-    }
-    if (asked) await this.changed();
-  }
-
   // ---- bookkeeping ------------------------------------------------------------------------------------
 
   private progress(id: string, sent: number) {
@@ -702,7 +579,7 @@ export class UploadQueue {
     while (live.samples.length > 2 && now - (live.samples[0]?.[0] ?? now) > SPEED_WINDOW_MS)
       live.samples.shift();
     this.live.set(id, live);
-    this.post({ type: 'progress', id, sent, at: now });
+    this.tabs.post({ type: 'progress', id, sent, at: now });
     this.repaintSoon();
   }
 
@@ -717,7 +594,7 @@ export class UploadQueue {
   /** After a write: read the queue again, tell the other tabs and the screens, and see what is due. */
   private async changed() {
     await this.refresh();
-    this.post({ type: 'changed' });
+    this.tabs.post({ type: 'changed' });
     void this.pump();
   }
 
@@ -749,14 +626,6 @@ export class UploadQueue {
     for (const listener of this.listeners) listener();
   }
 
-  private post(message: { type: 'changed' } | { type: 'progress'; id: string; sent: number; at: number }) {
-    try {
-      this.channel?.postMessage(message);
-    } catch {
-      // A closed channel (the page is going away): nothing to tell.
-    }
-  }
-
   private onMessage(data: unknown) {
     const message = data as { type?: string; id?: string; sent?: number; at?: number };
     if (message.type === 'changed') void this.refresh().then(() => this.pump());
@@ -779,25 +648,4 @@ function speedOf(live: Live, now: number): number | null {
   const last = recent.at(-1);
   if (!first || !last || last[0] - first[0] < 1000) return null;
   return ((last[1] - first[1]) * 1000) / (last[0] - first[0]);
-}
-
-/**
- * The details as upload-details takes them. A schedule whose moment passed while the bytes were on their way
- * (a long cut) is dropped: the video goes public once processed, the nearest to what the creator chose, and
- * the list says so; a refusal would only hold it back until they came back to fix it.
- */
-export function detailsPayload(videoId: number, details: DetailsValues, now = Date.now()) {
-  const at = details.schedule ? scheduledInstant(details.uploadDate, details.uploadDateTimezone) : null;
-  const lapsed = at !== null && at.getTime() < now - SCHEDULE_GRACE_MS;
-  const scheduled = details.schedule && !lapsed;
-  const payload: UploadDetailsInput = {
-    videoId,
-    title: details.title,
-    tags: details.tags.join(','),
-    is_nsfw: details.is_nsfw,
-    schedule: scheduled,
-    uploadDate: scheduled ? details.uploadDate : '',
-    uploadDateTimezone: details.uploadDateTimezone,
-  };
-  return { payload, lapsed };
 }
