@@ -4,23 +4,27 @@
 // start), an ended session (the next sign-in). Details typed meanwhile wait in the record and go out once the
 // video exists; then the video's status is followed until it is approved.
 //
-// Several tabs share one queue through IndexedDB: only the tab holding the Web Lock sends (two tabs never send
-// the same bytes), every tab shows the same list (a BroadcastChannel says when to read it again, and carries
-// the sender's live progress), and any tab may pause, cancel, add or type details.
+// Several tabs share one queue through IndexedDB: one of them sends, every tab shows the same list, and any
+// tab may pause, cancel, add or type details (tabs.ts). A record changes only by an event of machine.ts; the
+// details go out through details.ts, the video's status is followed by status.ts.
 import type * as tus from 'tus-js-client';
 import { ApiError } from '../../api/http';
 import { messages } from '../../contract';
-import { SCHEDULE_GRACE_MS, scheduledInstant, type UploadDetailsInput } from '../../contract/upload-details';
+import type { UploadDetailsInput } from '../../contract/upload-details';
+import { DetailsSender } from './details';
 import { askPersistence, openCopy, removeCopy, StorageFullError, saveCopy } from './files';
+import { backoffMs } from './machine';
 import {
+  applyEvent,
   createRecord,
   type DetailsValues,
   deleteRecord,
   listRecords,
   readRecord,
   type UploadRecord,
-  updateRecord,
 } from './records';
+import { SETTLED, StatusFollower } from './status';
+import { Tabs } from './tabs';
 import { refusalReason, startTransfer, type Transfer, type TransferEnd, terminate } from './transfer';
 
 export interface UploadView extends UploadRecord {
@@ -71,23 +75,11 @@ export interface QueueDeps {
   broadcast?: boolean;
 }
 
-const LOCK = 'shortcams-upload-sender';
-const CHANNEL = 'shortcams-uploads';
-/** Held by the tab copying a file onto the device, for as long as the copy runs (one lock per upload). */
-const COPY_LOCK = 'shortcams-upload-copy:';
-/** Back-off of a waiting upload or details after the quick retries: 5 s doubling to 2 minutes. */
-const backoffMs = (attempts: number) => Math.min(5000 * 2 ** Math.max(attempts - 1, 0), 120_000);
-/** Status checks of a video being processed: every 3 s, slowing by half each time to every 30 s. */
-const POLL_FIRST_MS = 3000;
-const POLL_MAX_MS = 30_000;
 /** Progress repaints at most this often: enough for a moving bar, cheap for a phone. */
 const PROGRESS_EVERY_MS = 250;
 /** Finished uploads leave the list by themselves after a few days. */
 const KEEP_FINISHED_MS = 3 * 24 * 3600_000;
 const SPEED_WINDOW_MS = 8000;
-
-/** Statuses after which there is nothing more to wait for. */
-const SETTLED = new Set(['approved', 'error', 'deleting', 'rejected']);
 
 interface Live {
   sent: number;
@@ -104,11 +96,8 @@ export class UploadQueue {
   private active: { id: string; transfer: Transfer | null; stop?: boolean } | null = null;
   private leader = false;
   private started = false;
-  private channel: BroadcastChannel | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private repaint: ReturnType<typeof setTimeout> | undefined;
-  private readonly polls = new Map<string, { at: number; every: number }>();
-  private readonly detailsRetry = new Map<string, { at: number; attempts: number }>();
   private pumping = false;
   private readonly terminating = new Map<string, { at: number; attempts: number }>();
   private stopped = false;
@@ -117,47 +106,44 @@ export class UploadQueue {
     if (document.visibilityState === 'visible') this.kick();
   };
 
-  constructor(private readonly deps: QueueDeps) {}
+  private readonly tabs: Tabs;
+  private readonly details: DetailsSender;
+  private readonly status: StatusFollower;
+
+  constructor(private readonly deps: QueueDeps) {
+    this.tabs = new Tabs({ locks: deps.locks, broadcast: deps.broadcast });
+    this.details = new DetailsSender({
+      send: (payload) => deps.api.details(payload),
+      auth: () => deps.auth(),
+      onSessionEnded: deps.onSessionEnded,
+      onEvent: deps.onEvent,
+      changed: () => this.changed(),
+      schedule: () => this.schedule(),
+    });
+    this.status = new StatusFollower({
+      outcome: (url) => deps.api.outcome(url),
+      changed: () => this.changed(),
+    });
+  }
 
   /** Reads the queue and starts taking part: sends if this tab wins the lock. Safe to call twice. */
   start(): Promise<void> {
     if (this.started) return this.refresh();
     this.started = true;
-    const useChannel = this.deps.broadcast ?? typeof BroadcastChannel === 'function';
-    if (useChannel) {
-      this.channel = new BroadcastChannel(CHANNEL);
-      this.channel.onmessage = (event: MessageEvent) => this.onMessage(event.data);
-    }
+    this.tabs.listen((data) => this.onMessage(data));
     if (typeof window !== 'undefined') {
       window.addEventListener('online', this.onOnline);
       document.addEventListener('visibilitychange', this.onVisible);
     }
-    const useLocks = this.deps.locks ?? (typeof navigator !== 'undefined' && Boolean(navigator.locks));
-    if (useLocks) {
-      // Held for the life of the tab: when it closes, the next tab in line takes over the sending.
-      void navigator.locks.request(LOCK, () => {
+    if (this.tabs.locks)
+      this.tabs.electSender(() => {
         this.leader = true;
         void this.refresh().then(() => this.pump());
-        return new Promise<never>(() => {});
       });
-    } else {
-      this.leader = true;
-    }
+    else this.leader = true;
     return this.refresh()
       .then(() => this.recoverInterruptedCopies())
       .then(() => this.pump());
-  }
-
-  private get useLocks(): boolean {
-    return this.deps.locks ?? (typeof navigator !== 'undefined' && Boolean(navigator.locks));
-  }
-
-  /** Resolves once this tab holds the copy lock of `id`, with the function that lets it go. */
-  private holdCopyLock(id: string): Promise<() => void> {
-    if (!this.useLocks) return Promise.resolve(() => {});
-    return new Promise((held) => {
-      void navigator.locks.request(COPY_LOCK + id, () => new Promise<void>((release) => held(release)));
-    });
   }
 
   /**
@@ -169,29 +155,16 @@ export class UploadQueue {
     let changed = false;
     for (const r of this.records) {
       if (r.state !== 'saving' || this.chosen.has(r.id)) continue;
-      const abandoned = this.useLocks
-        ? await navigator.locks.request(COPY_LOCK + r.id, { ifAvailable: true }, (lock) => lock !== null)
-        : true;
-      if (!abandoned) continue;
+      if (!(await this.tabs.copyAbandoned(r.id))) continue;
       // The copy may have been whole when the page went, only the record not told yet.
       let whole: 'opfs' | 'idb' | null = null;
       for (const place of ['opfs', 'idb'] as const)
         if (!whole && (await openCopy(r.id, place))?.size === r.size) whole = place;
-      if (whole) {
-        const place = whole;
-        await updateRecord(r.id, (x) =>
-          x.state === 'saving' ? { ...x, state: 'queued', copy: place, saved: x.size } : x,
-        );
-        changed = true;
-        continue;
+      if (!whole) {
+        await removeCopy(r.id, 'opfs');
+        await removeCopy(r.id, 'idb');
       }
-      await removeCopy(r.id, 'opfs');
-      await removeCopy(r.id, 'idb');
-      await updateRecord(r.id, (x) =>
-        x.state === 'saving'
-          ? { ...x, state: 'failed', error: messages.upload.copyLost, final: false, copy: null, saved: 0 }
-          : x,
-      );
+      await applyEvent(r.id, { type: 'copyInterrupted', place: whole });
       changed = true;
     }
     if (changed) await this.changed();
@@ -203,7 +176,7 @@ export class UploadQueue {
     if (this.active) this.stopActive(this.active.id);
     clearTimeout(this.timer);
     clearTimeout(this.repaint);
-    this.channel?.close();
+    this.tabs.close();
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', this.onOnline);
       document.removeEventListener('visibilitychange', this.onVisible);
@@ -256,7 +229,7 @@ export class UploadQueue {
     if (!auth) throw new ApiError(401, messages.server.unauthenticated);
     const id = crypto.randomUUID();
     // Taken before the record exists, so another tab starting meanwhile never takes the copy for abandoned.
-    const release = await this.holdCopyLock(id);
+    const release = await this.tabs.holdCopyLock(id);
     const record: UploadRecord = {
       id,
       userId: auth.userId,
@@ -299,53 +272,37 @@ export class UploadQueue {
 
   /** A file chosen again for an upload whose copy could not be made (the device was full). */
   async replaceFile(id: string, file: Blob & { name?: string }) {
-    const release = await this.holdCopyLock(id);
+    const release = await this.tabs.holdCopyLock(id);
     this.chosen.set(id, file);
-    await updateRecord(id, (r) => {
-      // The same file carries on from the server's offset; another one starts over.
-      const same = file.size === r.size && (file.name ?? r.name) === r.name;
-      return {
-        ...r,
-        state: 'saving',
-        error: null,
-        size: file.size,
-        name: file.name ?? r.name,
-        saved: 0,
-        ...(same ? {} : { uploadUrl: null, offset: 0 }),
-      };
-    });
+    await applyEvent(id, { type: 'fileChosen', name: file.name ?? null, size: file.size });
     await this.changed();
     await this.copy(id, file, release);
   }
 
   async pause(id: string) {
-    await updateRecord(id, (r) => (canPause(r) ? { ...r, state: 'paused', retryAt: null } : r));
+    await applyEvent(id, { type: 'pause' });
     this.stopActive(id);
     await this.changed();
   }
 
   async resume(id: string) {
-    await updateRecord(id, (r) =>
-      r.state === 'paused' || r.state === 'waiting' || (r.state === 'failed' && !r.final && r.copy)
-        ? { ...r, state: 'queued', retryAt: null, error: null }
-        : r,
-    );
-    this.detailsRetry.delete(id);
+    await applyEvent(id, { type: 'resume' });
+    this.details.forget(id);
     await this.changed();
     const record = await readRecord(id);
     const file = this.chosen.get(id);
     if (record?.state === 'failed' && !record.copy && file) await this.replaceFile(id, file);
-    if (record?.detailsState === 'queued') void this.sendDetails(id);
+    if (record?.detailsState === 'queued') void this.details.send(id);
   }
 
   /** Ends the upload: the server is told to drop it (DELETE) and the device copy is freed. */
   async cancel(id: string) {
-    const record = await updateRecord(id, (r) => (r.state === 'sent' ? r : { ...r, state: 'cancelled' }));
+    const record = await applyEvent(id, { type: 'cancel' });
     if (record?.state !== 'cancelled') return;
     this.stopActive(id);
     this.chosen.delete(id);
     await removeCopy(id, record.copy);
-    await updateRecord(id, (r) => ({ ...r, copy: null }));
+    await applyEvent(id, { type: 'copyRemoved' });
     if (!record.uploadUrl) await deleteRecord(id);
     await this.changed();
     void this.pump();
@@ -367,17 +324,11 @@ export class UploadQueue {
    * and stays on the record to be corrected; no answer at all queues them.
    */
   async saveDetails(id: string, values: DetailsValues): Promise<'sent' | 'queued'> {
-    const record = await updateRecord(id, (r) => ({
-      ...r,
-      details: values,
-      detailsState: 'queued',
-      detailsError: null,
-      scheduleLapsed: false,
-    }));
+    const record = await applyEvent(id, { type: 'detailsSaved', details: values });
     if (!record)
       throw new ApiError(422, messages.upload.missingVideo, { videoId: [messages.upload.missingVideo] });
-    this.detailsRetry.delete(id);
-    if (record.videoId) return this.sendDetails(id, { rethrow: true });
+    this.details.forget(id);
+    if (record.videoId) return this.details.send(id, { rethrow: true });
     await this.changed();
     // Refused, or cancelled: no video will ever come for these details.
     if (record.state === 'failed' && record.final)
@@ -391,15 +342,11 @@ export class UploadQueue {
   kick() {
     void (async () => {
       for (const r of this.records)
-        if (r.state === 'waiting' || r.state === 'signin')
-          await updateRecord(r.id, (x) =>
-            x.state === 'waiting' || x.state === 'signin' ? { ...x, state: 'queued', retryAt: null } : x,
-          );
-      for (const [id, retry] of this.detailsRetry) this.detailsRetry.set(id, { ...retry, at: 0 });
+        if (r.state === 'waiting' || r.state === 'signin') await applyEvent(r.id, { type: 'retry' });
+      this.details.hurry();
       for (const [id, retry] of this.terminating)
         if (Number.isFinite(retry.at)) this.terminating.set(id, { ...retry, at: 0 });
-      for (const [id, poll] of this.polls)
-        this.polls.set(id, { at: 0, every: Math.min(poll.every, POLL_FIRST_MS) });
+      this.status.hurry();
       await this.changed();
     })();
   }
@@ -414,8 +361,8 @@ export class UploadQueue {
       for (const r of this.records)
         if (r.state === 'cancelled' && r.uploadUrl) void this.finishCancel(r, now);
       for (const r of mine)
-        if (r.detailsState === 'queued' && r.videoId) void this.sendDetailsWhenDue(r.id, now);
-      void this.poll(mine, now);
+        if (r.detailsState === 'queued' && r.videoId) void this.details.sendWhenDue(r.id, now);
+      void this.status.poll(mine, now);
       if (!this.active && online()) {
         const next = mine.find(
           (r) =>
@@ -444,9 +391,9 @@ export class UploadQueue {
     const dues = online()
       ? [
           ...this.records.filter((r) => r.state === 'waiting' && r.retryAt).map((r) => r.retryAt as number),
-          ...[...this.detailsRetry.values()].map((d) => d.at),
+          ...this.details.dues(),
           ...[...this.terminating.values()].map((d) => d.at),
-          ...(visible ? [...this.polls.values()].map((p) => p.at) : []),
+          ...(visible ? this.status.dues() : []),
         ]
       : [];
     // A status check under way is due at Infinity: its own end reschedules it.
@@ -461,13 +408,7 @@ export class UploadQueue {
     if (!file || file.size !== record.size) {
       this.active = null;
       // Evicted or deleted behind the app's back: the creator can choose the file again and carry on.
-      await updateRecord(record.id, (r) => ({
-        ...r,
-        state: 'failed',
-        error: messages.upload.copyLost,
-        final: false,
-        copy: null,
-      }));
+      await applyEvent(record.id, { type: 'copyLost' });
       await this.changed();
       return;
     }
@@ -475,11 +416,7 @@ export class UploadQueue {
       const now = this.deps.auth();
       return now && now.userId === record.userId ? now.accessToken : null;
     };
-    const sending = await updateRecord(record.id, (r) =>
-      r.state === 'queued' || r.state === 'waiting' || r.state === 'sending'
-        ? { ...r, state: 'sending', error: null }
-        : r,
-    );
+    const sending = await applyEvent(record.id, { type: 'send' });
     // Paused or cancelled in the meantime.
     if (sending?.state !== 'sending' || this.active?.stop) {
       this.active = null;
@@ -494,7 +431,7 @@ export class UploadQueue {
       onProgress: (sent) => this.progress(record.id, sent),
       onConfirmed: (offset) => {
         // Shown at once, here and in the other tabs: it is the figure the card counts.
-        void updateRecord(record.id, (r) => ({ ...r, offset, attempts: 0 })).then(() => this.changed());
+        void applyEvent(record.id, { type: 'offsetConfirmed', offset }).then(() => this.changed());
       },
     });
     this.active = { id: record.id, transfer };
@@ -524,29 +461,24 @@ export class UploadQueue {
             return;
           }
         }
-        const record = await updateRecord(id, (r) => ({
-          ...r,
-          state: 'sent',
+        const record = await applyEvent(id, {
+          type: 'uploaded',
           uploadUrl: end.uploadUrl,
-          offset: r.size,
           videoId,
           screenshot,
           status,
-          copy: null,
-          error: null,
-          retryAt: null,
-        }));
+        });
         this.live.delete(id);
         this.chosen.delete(id);
         if (record) await removeCopy(id, 'opfs').then(() => removeCopy(id, 'idb'));
-        this.polls.set(id, { at: now + POLL_FIRST_MS, every: POLL_FIRST_MS });
-        if (record?.detailsState === 'queued') await this.sendDetails(id);
+        this.status.follow(id, now);
+        if (record?.detailsState === 'queued') await this.details.send(id);
         return;
       }
       case 'unreachable':
         return this.wait(id, end.message, now);
       case 'signin':
-        await updateRecord(id, (r) => (r.state === 'sending' ? { ...r, state: 'signin' } : r));
+        await applyEvent(id, { type: 'signedOut' });
         if (this.deps.auth()) this.deps.onSessionEnded?.();
         return;
       case 'refused':
@@ -555,56 +487,33 @@ export class UploadQueue {
         try {
           await this.deps.api.outcome(end.uploadUrl);
           // Not refused after all (a race with a retry): the next try reads it from HEAD.
-          await updateRecord(id, (r) => ({ ...r, state: 'queued' }));
+          await applyEvent(id, { type: 'notRefused' });
         } catch (error) {
           await this.refused(id, error instanceof ApiError ? refusalReason(error) : messages.network, true);
         }
         return;
       }
       case 'restart':
-        await updateRecord(id, (r) => ({ ...r, state: 'queued', uploadUrl: null, offset: 0 }));
+        await applyEvent(id, { type: 'expired' });
         return;
       case 'unreadable':
-        await updateRecord(id, (r) => ({
-          ...r,
-          state: 'failed',
-          error: messages.upload.copyLost,
-          final: false,
-          copy: null,
-        }));
+        await applyEvent(id, { type: 'copyLost' });
         this.live.delete(id);
         return;
       case 'aborted':
         // Paused or cancelled: the action already wrote the new state; a sending record goes back in line.
-        await updateRecord(id, (r) => (r.state === 'sending' ? { ...r, state: 'queued' } : r));
+        await applyEvent(id, { type: 'stopped' });
         this.live.delete(id);
     }
   }
 
   private async wait(id: string, message: string, now: number) {
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-    await updateRecord(id, (r) =>
-      r.state === 'sending'
-        ? {
-            ...r,
-            state: 'waiting',
-            error: message,
-            attempts: r.attempts + 1,
-            // Offline, the `online` event is the trigger; a timer would only find the network still gone.
-            retryAt: offline ? null : now + backoffMs(r.attempts + 1),
-          }
-        : r,
-    );
+    await applyEvent(id, { type: 'unreachable', message, at: now, offline });
   }
 
   private async refused(id: string, reason: string, final: boolean) {
-    const record = await updateRecord(id, (r) => ({
-      ...r,
-      state: 'failed',
-      error: reason,
-      final,
-      ...(final ? { copy: null, status: 'error' as const, statusReason: reason } : {}),
-    }));
+    const record = await applyEvent(id, { type: 'refused', reason, final });
     this.live.delete(id);
     if (final && record) {
       this.chosen.delete(id);
@@ -623,15 +532,13 @@ export class UploadQueue {
   private async copy(id: string, file: Blob, release: () => void) {
     try {
       const place = await saveCopy(id, file, (bytes) => this.progress(id, bytes));
-      const record = await updateRecord(id, (r) =>
-        r.state === 'saving' ? { ...r, state: 'queued', copy: place, saved: r.size } : { ...r, copy: place },
-      );
+      const record = await applyEvent(id, { type: 'copied', place });
       // Cancelled while it was being copied.
       if (!record || record.state === 'cancelled') await removeCopy(id, place);
       else this.chosen.delete(id);
     } catch (error) {
       const reason = error instanceof StorageFullError ? messages.storageFull : messages.server.internal;
-      await updateRecord(id, (r) => ({ ...r, state: 'failed', error: reason, final: false, copy: null }));
+      await applyEvent(id, { type: 'copyFailed', reason });
     } finally {
       this.live.delete(id);
       release();
@@ -662,117 +569,6 @@ export class UploadQueue {
     }
   }
 
-  /** Details of a video that exists, when their retry (if any) is due. */
-  private async sendDetailsWhenDue(id: string, now: number) {
-    const retry = this.detailsRetry.get(id);
-    if (retry && retry.at > now) return;
-    await this.sendDetails(id);
-  }
-
-  private readonly detailsInFlight = new Map<string, Promise<'sent' | 'queued'>>();
-
-  /**
-   * One send of an upload's details at a time: a background send of the same upload is left to finish (and
-   * the form's own submit, `rethrow`, goes after it, so the newest details are the last to arrive).
-   */
-  private async sendDetails(id: string, options: { rethrow?: boolean } = {}): Promise<'sent' | 'queued'> {
-    const previous = this.detailsInFlight.get(id);
-    if (previous && !options.rethrow) return 'queued';
-    await previous?.catch(() => undefined);
-    const job = this.sendDetailsNow(id, options);
-    this.detailsInFlight.set(id, job);
-    try {
-      return await job;
-    } finally {
-      if (this.detailsInFlight.get(id) === job) this.detailsInFlight.delete(id);
-    }
-  }
-
-  private async sendDetailsNow(id: string, options: { rethrow?: boolean }): Promise<'sent' | 'queued'> {
-    const record = await readRecord(id);
-    if (record?.detailsState === 'sent') return 'sent';
-    const auth = this.deps.auth();
-    const ready =
-      record?.details && record.videoId && record.detailsState === 'queued' && auth?.userId === record.userId;
-    // Not sendable now: the next change (the video's id, a sign-in) brings them back here.
-    if (!ready) this.detailsRetry.delete(id);
-    if (!ready || !record.details || !record.videoId) return 'queued';
-    const { payload, lapsed } = detailsPayload(record.videoId, record.details);
-    try {
-      await this.deps.api.details(payload);
-      await updateRecord(id, (r) =>
-        // Edited again while these were on their way: the newer ones still have to go.
-        JSON.stringify(r.details) === JSON.stringify(record.details)
-          ? { ...r, detailsState: 'sent', detailsError: null, scheduleLapsed: lapsed }
-          : r,
-      );
-      this.detailsRetry.delete(id);
-      if (!options.rethrow) this.deps.onEvent?.({ kind: 'detailsApplied', id });
-      return 'sent';
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      if (status === 0 || status >= 500 || status === 429 || status === 401) {
-        // Kept and sent again: on the next chance, or after a while.
-        const attempts = (this.detailsRetry.get(id)?.attempts ?? 0) + 1;
-        this.detailsRetry.set(id, { attempts, at: Date.now() + backoffMs(attempts) });
-        if (status === 401) this.deps.onSessionEnded?.();
-        this.schedule();
-        return 'queued';
-      }
-      const apiError = error as ApiError;
-      const videoFailed = Boolean(apiError.errors?.videoId);
-      await updateRecord(id, (r) => ({
-        ...r,
-        detailsState: 'failed',
-        detailsError: { message: apiError.message, ...(apiError.errors ? { errors: apiError.errors } : {}) },
-        ...(videoFailed ? { status: 'error' as const, statusReason: refusalReason(apiError) } : {}),
-      }));
-      this.detailsRetry.delete(id);
-      if (!options.rethrow) this.deps.onEvent?.({ kind: 'detailsRefused', id, message: apiError.message });
-      if (options.rethrow) throw error;
-      return 'queued';
-    } finally {
-      await this.changed();
-    }
-  }
-
-  /** Follows each video the server has until it is approved and out of review (or failed): gently, only while on screen. */
-  private async poll(mine: UploadRecord[], now: number) {
-    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
-    let asked = false;
-    for (const r of mine) {
-      if (r.state !== 'sent' || !r.uploadUrl || (r.status && SETTLED.has(r.status) && !r.inReview)) {
-        this.polls.delete(r.id);
-        continue;
-      }
-      const due = this.polls.get(r.id) ?? { at: now, every: POLL_FIRST_MS };
-      if (due.at > now) {
-        this.polls.set(r.id, due);
-        continue;
-      }
-      const every = Math.min(due.every * 1.5, POLL_MAX_MS);
-      this.polls.set(r.id, { at: Number.POSITIVE_INFINITY, every });
-      asked = true;
-      try {
-        const outcome = await this.deps.api.outcome(r.uploadUrl);
-        await updateRecord(r.id, (x) => ({
-          ...x,
-          status: outcome.status,
-          screenshot: outcome.screenshot,
-          inReview: outcome.inReview ?? false,
-          statusReason: outcome.statusReason ?? x.statusReason,
-        }));
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 422)
-          await updateRecord(r.id, (x) => ({ ...x, status: 'error', statusReason: refusalReason(error) }));
-        else if (error instanceof ApiError && error.status === 404)
-          await updateRecord(r.id, (x) => ({ ...x, status: 'deleting' }));
-      }
-      this.polls.set(r.id, { at: Date.now() + every, every });
-    }
-    if (asked) await this.changed();
-  }
-
   // ---- bookkeeping ------------------------------------------------------------------------------------
 
   private progress(id: string, sent: number) {
@@ -783,7 +579,7 @@ export class UploadQueue {
     while (live.samples.length > 2 && now - (live.samples[0]?.[0] ?? now) > SPEED_WINDOW_MS)
       live.samples.shift();
     this.live.set(id, live);
-    this.post({ type: 'progress', id, sent, at: now });
+    this.tabs.post({ type: 'progress', id, sent, at: now });
     this.repaintSoon();
   }
 
@@ -798,7 +594,7 @@ export class UploadQueue {
   /** After a write: read the queue again, tell the other tabs and the screens, and see what is due. */
   private async changed() {
     await this.refresh();
-    this.post({ type: 'changed' });
+    this.tabs.post({ type: 'changed' });
     void this.pump();
   }
 
@@ -830,14 +626,6 @@ export class UploadQueue {
     for (const listener of this.listeners) listener();
   }
 
-  private post(message: { type: 'changed' } | { type: 'progress'; id: string; sent: number; at: number }) {
-    try {
-      this.channel?.postMessage(message);
-    } catch {
-      // A closed channel (the page is going away): nothing to tell.
-    }
-  }
-
   private onMessage(data: unknown) {
     const message = data as { type?: string; id?: string; sent?: number; at?: number };
     if (message.type === 'changed') void this.refresh().then(() => this.pump());
@@ -854,34 +642,10 @@ export class UploadQueue {
 
 const online = () => typeof navigator === 'undefined' || navigator.onLine !== false;
 
-const canPause = (r: UploadRecord) =>
-  r.state === 'queued' || r.state === 'sending' || r.state === 'waiting' || r.state === 'signin';
-
 function speedOf(live: Live, now: number): number | null {
   const recent = live.samples.filter(([t]) => now - t <= SPEED_WINDOW_MS);
   const first = recent[0];
   const last = recent.at(-1);
   if (!first || !last || last[0] - first[0] < 1000) return null;
   return ((last[1] - first[1]) * 1000) / (last[0] - first[0]);
-}
-
-/**
- * The details as upload-details takes them. A schedule whose moment passed while the bytes were on their way
- * (a long cut) is dropped: the video goes public once processed, the nearest to what the creator chose, and
- * the list says so; a refusal would only hold it back until they came back to fix it.
- */
-export function detailsPayload(videoId: number, details: DetailsValues, now = Date.now()) {
-  const at = details.schedule ? scheduledInstant(details.uploadDate, details.uploadDateTimezone) : null;
-  const lapsed = at !== null && at.getTime() < now - SCHEDULE_GRACE_MS;
-  const scheduled = details.schedule && !lapsed;
-  const payload: UploadDetailsInput = {
-    videoId,
-    title: details.title,
-    tags: details.tags.join(','),
-    is_nsfw: details.is_nsfw,
-    schedule: scheduled,
-    uploadDate: scheduled ? details.uploadDate : '',
-    uploadDateTimezone: details.uploadDateTimezone,
-  };
-  return { payload, lapsed };
 }

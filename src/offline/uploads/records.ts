@@ -1,9 +1,11 @@
 // One record per upload in IndexedDB (idb-keyval, its own database): what the file is, where its copy lives
 // on the device, how far the server has it (the tus URL and offset), the details the creator typed, and what
-// the server said since. Every change goes through `updateRecord`, a read-modify-write in one transaction,
-// so two tabs changing the same upload never lose each other's change.
+// the server said since. Every change is an event of the upload's table (machine.ts), applied by `applyEvent`
+// in one read-modify-write transaction (`updateRecord`), so two tabs changing the same upload never lose each
+// other's change.
 import { createStore, del, get, set, type UseStore, update, values } from 'idb-keyval';
 import type { VideoStatus } from '../../contract';
+import { transition, type UploadEvent } from './machine';
 
 let recordStore: UseStore | undefined;
 const records = () => {
@@ -12,7 +14,7 @@ const records = () => {
 };
 
 /**
- * Where the bytes are:
+ * Where the bytes are (what moves them from one to the next: machine.ts):
  * - `saving`: being copied onto the device;  `queued`: waiting for its turn;  `sending`: on the wire;
  * - `paused`: by the creator;  `waiting`: no network, or the server did not answer: it goes on by itself;
  * - `signin`: the session ended, it goes on once the same account signs in again;
@@ -119,6 +121,9 @@ export async function updateRecord(
   if (!result) await del(id, records());
   return result;
 }
+
+/** Applies `event` to the stored record (see machine.ts); the result, or undefined when it is gone. */
+export const applyEvent = (id: string, event: UploadEvent) => updateRecord(id, (r) => transition(r, event));
 
 export const createRecord = async (record: UploadRecord) => set(record.id, record, records());
 

@@ -3,7 +3,7 @@
 // down to a few outcomes the queue acts on; the wire details (statuses, headers, retries) stay here.
 import * as tus from 'tus-js-client';
 import { messages } from '../../contract';
-import { readRecord, type UploadRecord, updateRecord } from './records';
+import { applyEvent, readRecord, type UploadRecord } from './records';
 
 /**
  * 8 MiB per PATCH. tus-js-client slices the device copy lazily, so the size costs no memory; what it
@@ -93,13 +93,13 @@ export const recordUrlStorage: tus.UrlStorage = {
     ];
   },
   async removeUpload(key) {
-    await updateRecord(key.slice(FINGERPRINT_PREFIX.length), (r) => ({ ...r, uploadUrl: null, offset: 0 }));
+    await applyEvent(key.slice(FINGERPRINT_PREFIX.length), { type: 'urlForgotten' });
   },
   async addUpload(fingerprint, upload) {
-    await updateRecord(fingerprint.slice(FINGERPRINT_PREFIX.length), (r) => ({
-      ...r,
+    await applyEvent(fingerprint.slice(FINGERPRINT_PREFIX.length), {
+      type: 'urlStored',
       uploadUrl: upload.uploadUrl,
-    }));
+    });
     return fingerprint;
   },
 };
