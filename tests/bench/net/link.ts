@@ -33,6 +33,8 @@ export interface Link {
   chromiumWrapper: string;
   shape(shape: LinkShape): void;
   setLoss(percent: number): void;
+  /** Bytes sent so far from the host end into the namespace: what crossed the link downwards, headers included. */
+  downloadedBytes(): number;
   /** Removes the namespace (and with it the veth pair, both qdiscs and the nft table). Safe to call twice. */
   destroy(): void;
 }
@@ -166,6 +168,7 @@ export function createLink(): Link {
     hostAddr,
     chromiumWrapper,
     setLoss,
+    downloadedBytes: () => Number(fs.readFileSync(`/sys/class/net/${hostIf}/statistics/tx_bytes`, 'utf8')),
     shape({ rateKbit, upRateKbit, rttMs, lossPercent }) {
       if (destroyed) return;
       run('tc', ['qdisc', 'replace', 'dev', hostIf, ...tbf(rateKbit)]);
