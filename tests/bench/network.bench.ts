@@ -20,22 +20,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, devices, type Page } from 'playwright';
-import { quietAds } from '../e2e/ads';
-import { AGE_CONFIRM_BUTTON, confirmAgeOnce, type StorageState } from '../e2e/age-gate';
+import { type BrowserContext, devices, type Page } from 'playwright';
+import { AGE_CONFIRM_BUTTON } from '../e2e/age-gate';
 import { closeRatingPrompt } from '../e2e/rating-prompt';
-import { freePort, startServer } from '../e2e/server';
 import { writeBarePage } from './net/bare-page';
-import { createLink, type Link, linkUnavailable } from './net/link';
+import { type Harness, type LinkProfile, ORIGIN, withHarness } from './net/harness';
 import { installRecorder, type Mode, type Recording } from './net/recorder';
-import { type RunningRelay, spawnRelay } from './net/relay';
 
-interface Profile {
-  name: string;
-  rttMs: number;
-  jitterMs: number;
-  rateKbit: number;
-  lossPercent: number;
+interface Profile extends LinkProfile {
   tunnel?: boolean;
 }
 
@@ -79,9 +71,6 @@ const SWIPES = 200;
 const DEMO_VIDEOS = num('NETWORK_BENCH_DEMO_VIDEOS', 24);
 /** The swipe throttle of the feed is 500 ms (SWIPE.throttleMs in src/features/feed/player/window.ts). */
 const SWIPE_EVERY_MS = 550;
-/** The relay's port on the namespace's loopback: the page's origin is http://127.0.0.1:8080 (see relay.ts). */
-const RELAY_PORT = 8080;
-const ORIGIN = `http://127.0.0.1:${RELAY_PORT}`;
 
 const TARGETS = {
   firstFrameRatio: 1.0,
@@ -98,25 +87,6 @@ const wanted = (name: string) => {
     .filter(Boolean);
   return filter.length === 0 || filter.some((f) => name.toLowerCase().includes(f));
 };
-
-/** Steps to undo, newest first; run at the end, on an error, and on SIGINT/SIGTERM. */
-class Teardown {
-  private steps: [string, () => unknown][] = [];
-  add(name: string, step: () => unknown) {
-    this.steps.push([name, step]);
-  }
-  async run() {
-    const steps = this.steps.reverse();
-    this.steps = [];
-    for (const [name, step] of steps) {
-      try {
-        await step();
-      } catch (error) {
-        console.error(`  cleanup, ${name}: ${(error as Error).message}`);
-      }
-    }
-  }
-}
 
 interface Diagnostics {
   failed: Record<string, number>;
@@ -251,23 +221,6 @@ function watchNetwork(page: Page): Diagnostics {
   return diagnostics;
 }
 
-/** This process's children that are the app server (tests/e2e/server.ts spawns build/server/main.mjs). */
-function serverChildren(): number[] {
-  const pids: number[] = [];
-  try {
-    for (const task of fs.readdirSync(`/proc/${process.pid}/task`)) {
-      const children = fs.readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
-      for (const pid of children.split(' ').filter(Boolean).map(Number)) {
-        const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        if (/server[/\\]main\.m?[jt]s/.test(cmdline)) pids.push(pid);
-      }
-    }
-  } catch {
-    // Gone meanwhile, or no /proc: nothing to stop.
-  }
-  return pids;
-}
-
 /** Rejects when the page does not answer in time (a hung renderer must not hang the bench). */
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -297,14 +250,7 @@ const mark = (page: Page, name: string) =>
     `mark ${name}`,
   );
 
-interface Bench {
-  browser: Browser;
-  storageState: StorageState;
-  link: Link;
-  serverDirect: string;
-}
-
-async function newContext(bench: Bench, mode: Mode | null, dwellS?: number): Promise<BrowserContext> {
+async function newContext(bench: Harness, mode: Mode | null, dwellS?: number): Promise<BrowserContext> {
   const context = await bench.browser.newContext({
     ...devices['Pixel 7'],
     storageState: bench.storageState,
@@ -334,7 +280,7 @@ interface FeedPage {
 }
 
 /** The playlists the app was given, in its order, then more pages of the same session (for a bare run that watches more). */
-async function bareList(bench: Bench, pages: FeedPage[]): Promise<string[]> {
+async function bareList(bench: Harness, pages: FeedPage[]): Promise<string[]> {
   const sorted = [...pages].sort((a, b) => a.page - b.page);
   const seen = new Set<number>();
   const list: string[] = [];
@@ -360,7 +306,13 @@ async function bareList(bench: Bench, pages: FeedPage[]): Promise<string[]> {
  * first frame. Tunnel: TUNNEL_BEFORE_S seconds of good link, 60 s of 100 % loss, then until a video that had not
  * played yet plays (or AFTER_TUNNEL_CAP_S).
  */
-async function watch(bench: Bench, profile: Profile, subject: Mode, n: number, list: string[]): Promise<Run> {
+async function watch(
+  bench: Harness,
+  profile: Profile,
+  subject: Mode,
+  n: number,
+  list: string[],
+): Promise<Run> {
   const context = await newContext(bench, subject, profile.tunnel ? TUNNEL_DWELL_S : undefined);
   const page = await context.newPage();
   const diagnostics = watchNetwork(page);
@@ -480,7 +432,7 @@ interface CacheFigures {
 }
 
 /** On the good link: the app, 200 swipes at the feed's own pace (down to the end of its list and back), then its Cache Storage. */
-async function cacheAfterSwipes(bench: Bench): Promise<CacheFigures> {
+async function cacheAfterSwipes(bench: Harness): Promise<CacheFigures> {
   const context = await newContext(bench, null);
   const page = await context.newPage();
   const figures: CacheFigures = { bytes: 0, entries: 0, perCache: {}, usage: 0, furthest: 0 };
@@ -542,7 +494,7 @@ async function cacheAfterSwipes(bench: Bench): Promise<CacheFigures> {
 }
 
 /** The page is a secure context and the service worker controls it after a reload (relay.ts: why 127.0.0.1). */
-async function serviceWorkerCheck(bench: Bench): Promise<string> {
+async function serviceWorkerCheck(bench: Harness): Promise<string> {
   const context = await newContext(bench, null);
   const page = await context.newPage();
   try {
@@ -569,195 +521,57 @@ async function serviceWorkerCheck(bench: Bench): Promise<string> {
 }
 
 export async function networkBench(): Promise<Record<string, string>> {
-  const unavailable = linkUnavailable();
-  if (unavailable) {
-    console.log(`  skipped: the network bench ${unavailable}`);
-    return { skipped: unavailable };
-  }
-  let link: Link;
-  try {
-    link = createLink();
-  } catch (error) {
-    const why = `network namespaces are not allowed here (${(error as Error).message.split('\n')[0]})`;
-    console.log(`  skipped: ${why}`);
-    return { skipped: why };
-  }
-  const teardown = new Teardown();
-  teardown.add('namespace', () => link.destroy());
-  let relay: RunningRelay | undefined;
-  /** Folders of this run only (the build copy, the ads file, a fresh demo's data): removed at the end. */
-  const scratch: string[] = [];
-  const reusedData = process.env.BENCH_DATA_DIR;
-  // Whatever happens, the namespace, the relay and the server do not outlive the bench. The server is found
-  // among this process's own children (it may still be seeding, before startServer has answered) and asked to
-  // stop; the browser is closed by the teardown (Playwright kills it itself if the process exits first).
-  const stopNow = () => {
-    relay?.kill();
-    link.destroy();
-    for (const pid of serverChildren()) process.kill(pid, 'SIGTERM');
-  };
-  const onExit = () => {
-    stopNow();
-    for (const dir of scratch) {
-      try {
-        fs.rmSync(dir, { recursive: true, force: true });
-      } catch {
-        // A server still stopping may write into its data folder: it stays behind.
-      }
-    }
-  };
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    // tsx relays the terminal's SIGINT a second time: one teardown.
-    if (stopping) return;
-    stopping = true;
-    console.error(`\n  ${signal}: removing namespace ${link.ns}, the relay, the browser and the server`);
-    // tsx, the runner, gives this process some 30 ms to acknowledge the signal over IPC and kills it
-    // outright if its event loop is busy then: the synchronous commands wait a moment.
-    setTimeout(() => {
-      stopNow();
-      void teardown.run().finally(() => process.exit(130));
-    }, 100);
-    setTimeout(() => process.exit(130), 30_000).unref();
-  };
-  process.once('exit', onExit);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
   const out: Record<string, string> = {};
   const runs: Run[] = [];
   const began = Date.now();
   let cache: CacheFigures | undefined;
   const logFile =
     process.env.NETWORK_BENCH_LOG ?? path.join(os.tmpdir(), `shortcams-netbench-${Date.now()}.json`);
-  try {
-    // The build served: DIST_DIR or dist/, copied with the bare page added (the shared build stays as it is).
-    const root = path.resolve(import.meta.dirname, '../..');
-    const dist = path.resolve(process.env.DIST_DIR ?? path.join(root, 'dist'));
-    if (!fs.existsSync(path.join(dist, 'index.html')))
-      throw new Error(`no build in ${dist} (vite build first)`);
-    const tmp = (prefix: string) => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-      scratch.push(dir);
-      return dir;
-    };
-    teardown.add('scratch folders', () => {
-      for (const dir of scratch.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-    });
-    const served = tmp('shortcams-netbench-dist-');
-    fs.cpSync(dist, served, { recursive: true });
-    writeBarePage(served);
+  const done = await withHarness(
+    {
+      title: 'the network bench',
+      label: 'netbench',
+      demoVideos: DEMO_VIDEOS,
+      quietAds: true,
+      prepare: writeBarePage,
+    },
+    async (bench) => {
+      await bench.applyProfile(GOOD);
+      out['service worker (good link)'] = await serviceWorkerCheck(bench);
+      console.error(`  service worker: ${out['service worker (good link)']}`);
 
-    // As the e2e suite's global setup: the shipped ads file without the feed's own formats (no pop, footer,
-    // in-stream ad or message in the way of a swipe); the sidebar's tiles stay, and a phone does not show them.
-    const adsFile = path.join(tmp('shortcams-netbench-ads-'), 'ads.json');
-    fs.writeFileSync(adsFile, await quietAds());
-
-    const port = await freePort();
-    console.error(
-      `  starting the server on ${link.hostAddr}:${port} (a first start seeds ${DEMO_VIDEOS} demo videos: minutes)`,
-    );
-    const server = await startServer({
-      timeoutMs: 600_000,
-      env: {
-        // On the host end of the veth pair: the relay in the namespace reaches it across the shaped link.
-        HOST: link.hostAddr,
-        PORT: String(port),
-        PUBLIC_URL: ORIGIN,
-        DIST_DIR: served,
-        ADS_FILE: adsFile,
-        DATA_DIR: reusedData ?? tmp('shortcams-netbench-data-'),
-        DEMO_VIDEOS: String(DEMO_VIDEOS),
-        // Every run is a new guest from the namespace's one address.
-        GUESTS_PER_ADDRESS: '100000',
-        GUEST_ACTIONS_PER_ADDRESS: '100000',
-      },
-    });
-    teardown.add('server', () => server.stop());
-    const serverDirect = `http://${link.hostAddr}:${port}`;
-
-    // The 18+ answer, given once through the real gate (from the host, straight to the server), carried to
-    // the page's origin in the namespace. Cookies stay behind: each run is a new guest.
-    const confirmed = await confirmAgeOnce(serverDirect);
-    const storageState: StorageState = {
-      cookies: [],
-      origins: confirmed.origins.map((o) => ({ ...o, origin: ORIGIN })),
-    };
-
-    const browser = await chromium.launch({
-      executablePath: link.chromiumWrapper,
-      // The teardown closes it, after the runs or on a signal (Playwright would exit the process first).
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--autoplay-policy=no-user-gesture-required',
-      ],
-    });
-    teardown.add('browser', () => browser.close());
-    const bench: Bench = { browser, storageState, link, serverDirect };
-
-    const applyProfile = async (profile: Profile) => {
-      await relay?.stop();
-      link.shape({ rateKbit: profile.rateKbit, rttMs: profile.rttMs, lossPercent: profile.lossPercent });
-      relay = await spawnRelay(link.ns, {
-        port: RELAY_PORT,
-        targetHost: link.hostAddr,
-        targetPort: port,
-        rttMs: profile.rttMs,
-        jitterMs: profile.jitterMs,
-      });
-    };
-    teardown.add('relay', () => relay?.stop());
-
-    await applyProfile(GOOD);
-    out['service worker (good link)'] = await serviceWorkerCheck(bench);
-    console.error(`  service worker: ${out['service worker (good link)']}`);
-
-    for (const profile of PROFILES.filter((p) => wanted(p.name))) {
-      await applyProfile(profile);
-      for (let n = 1; n <= RUNS; n++) {
-        const app = await watch(bench, profile, 'app', n, []);
-        console.error(describe(app));
-        runs.push(app);
-        const bare = await watch(
-          bench,
-          profile,
-          'bare',
-          n,
-          app.list?.length ? app.list : await bareList(bench, []),
-        );
-        console.error(describe(bare));
-        runs.push(bare);
+      for (const profile of PROFILES.filter((p) => wanted(p.name))) {
+        await bench.applyProfile(profile);
+        for (let n = 1; n <= RUNS; n++) {
+          const app = await watch(bench, profile, 'app', n, []);
+          console.error(describe(app));
+          runs.push(app);
+          const bare = await watch(
+            bench,
+            profile,
+            'bare',
+            n,
+            app.list?.length ? app.list : await bareList(bench, []),
+          );
+          console.error(describe(bare));
+          runs.push(bare);
+        }
+        const stats = await bench.stopRelay();
+        if (stats) console.error(`  ${profile.name} relay: ${stats}`);
       }
-      const stats = await relay?.stop();
-      relay = undefined;
-      if (stats) console.error(`  ${profile.name} relay: ${stats}`);
-    }
 
-    if (wanted('cache')) {
-      await applyProfile(GOOD);
-      cache = await cacheAfterSwipes(bench);
-      console.error(
-        `  cache after ${SWIPES} swipes: ${(cache.bytes / 2 ** 20).toFixed(1)} MiB in ${cache.entries} entries ` +
-          `${JSON.stringify(cache.perCache)}, storage usage ${(cache.usage / 2 ** 20).toFixed(1)} MiB, ` +
-          `furthest video ${cache.furthest}${cache.error ? `, stopped: ${cache.error}` : ''}`,
-      );
-    }
-  } finally {
-    // After a signal the handler owns the teardown and ends the process: the runs' own errors (the link
-    // gone under them) must not end it first.
-    if (stopping) await new Promise(() => undefined);
-    await teardown.run();
-    process.removeListener('exit', onExit);
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-  }
+      if (wanted('cache')) {
+        await bench.applyProfile(GOOD);
+        cache = await cacheAfterSwipes(bench);
+        console.error(
+          `  cache after ${SWIPES} swipes: ${(cache.bytes / 2 ** 20).toFixed(1)} MiB in ${cache.entries} entries ` +
+            `${JSON.stringify(cache.perCache)}, storage usage ${(cache.usage / 2 ** 20).toFixed(1)} MiB, ` +
+            `furthest video ${cache.furthest}${cache.error ? `, stopped: ${cache.error}` : ''}`,
+        );
+      }
+    },
+  );
+  if ('skipped' in done) return done;
 
   fs.writeFileSync(logFile, JSON.stringify({ runs, cache }, null, 1));
   printResults(runs, cache);

@@ -97,12 +97,6 @@ const bothGenders = (context: BrowserContext) =>
 const defineNameHelper = (context: BrowserContext) =>
   context.addInitScript('globalThis.__name = globalThis.__name || ((fn) => fn);');
 
-/** Of the runs that showed a frame (NaN: none came in time, listed in the spread as such). */
-const median = (xs: number[]) => {
-  const shown = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  return shown[Math.floor(shown.length / 2)] ?? Number.NaN;
-};
-
 /**
  * Where Chromium plays HLS natively, hls.js never loads: hiding native support shows the path of browsers
  * without it (Firefox, older Chrome on Android), MediaSource and all.
@@ -211,95 +205,6 @@ export async function playerBench(): Promise<Record<string, string>> {
       `${(await firstFrame(page, server.url)).toFixed(0)} ms`;
     Object.assign(out, await swipeFigures(context, page, 'hls.js'));
     await context.close();
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-  return out;
-}
-
-// Chrome DevTools' "Fast 4G" preset.
-const FAST_4G = {
-  offline: false,
-  latency: 60,
-  downloadThroughput: (9 * 1024 * 1024) / 8,
-  uploadThroughput: (1.5 * 1024 * 1024) / 8,
-};
-
-/** ms from navigation start to the first presented frame of the page's only <video>; NaN when none came. */
-async function bareFirstFrame(page: Page, url: string): Promise<number> {
-  await page.goto(url);
-  return page.evaluate(
-    (giveUpMs) =>
-      new Promise<number>((resolve) => {
-        setTimeout(() => resolve(Number.NaN), giveUpMs);
-        const video = document.querySelector('video');
-        video?.requestVideoFrameCallback(() => resolve(performance.now()));
-      }),
-    FIRST_FRAME_GIVE_UP_MS,
-  );
-}
-
-const spread = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return `${median(xs).toFixed(0)} ms (${sorted.map((x) => (Number.isFinite(x) ? x.toFixed(0) : 'no frame')).join(', ')})`;
-};
-
-/**
- * First frame of the app's home feed against a bare `<video>` page playing the same first video's playlist
- * from the same server, interleaved run by run, cold (fresh context) and warm (a second visit: the app with
- * its service worker in control, the bare page with its HTTP cache), on Slow 4G and Fast 4G. The bare page
- * is answered by the test itself (no round trip for its document), which favours it: the ratio is an upper
- * bound. `BENCH_RUNS` runs each (default 5).
- */
-export async function firstFrameVsBareBench(): Promise<Record<string, string>> {
-  const runs = Number(process.env.BENCH_RUNS ?? 5);
-  const server = await startServer({ env: { DEMO_VIDEOS: '16' }, timeoutMs: 300_000 });
-  const storageState = await confirmAgeOnce(server.url);
-  const browser = await chromium.launch(chromiumLaunchOptions());
-  const out: Record<string, string> = {};
-  try {
-    // The first video a new device sees (default preference 'm').
-    const list = await (await fetch(`${server.url}/v1/videos?gender=m`)).json();
-    const playlist: string = list.data[0].playlistUrl;
-    const bareUrl = `${server.url}/__bench-bare`;
-    const html = `<!doctype html><meta name=viewport content="width=device-width"><body style="margin:0;background:#000"><video src="${playlist}" muted autoplay playsinline style="width:100vw;height:100vh;object-fit:cover"></video>`;
-    for (const [label, conditions] of [
-      ['Slow 4G', SLOW_4G],
-      ['Fast 4G', FAST_4G],
-    ] as const) {
-      const app = { cold: [] as number[], warm: [] as number[] };
-      const bare = { cold: [] as number[], warm: [] as number[] };
-      for (let run = 0; run < runs; run++) {
-        for (const which of ['app', 'bare'] as const) {
-          const context = await browser.newContext({ ...devices['Pixel 7'], storageState });
-          await defineNameHelper(context);
-          await context.route(bareUrl, (route) => route.fulfill({ contentType: 'text/html', body: html }));
-          const page = await context.newPage();
-          const cdp = await context.newCDPSession(page);
-          await cdp.send('Network.enable');
-          await cdp.send('Network.emulateNetworkConditions', conditions);
-          const measure =
-            which === 'app' ? () => firstFrame(page, server.url) : () => bareFirstFrame(page, bareUrl);
-          const cold = await measure();
-          if (which === 'app') await page.evaluate(() => navigator.serviceWorker.ready);
-          const warm = await measure();
-          // Progress on stderr: a full run takes minutes, and a stuck step shows where it is.
-          console.error(
-            `  ${label} run ${run + 1} ${which}: cold ${cold.toFixed(0)} ms, warm ${warm.toFixed(0)} ms`,
-          );
-          (which === 'app' ? app : bare).cold.push(cold);
-          (which === 'app' ? app : bare).warm.push(warm);
-          await context.close();
-        }
-      }
-      for (const phase of ['cold', 'warm'] as const) {
-        const ratio = median(app[phase]) / median(bare[phase]);
-        const goal = phase === 'warm' ? 'goal ≤ 1.2x and ≤ 500 ms' : 'goal ≤ 1.2x';
-        out[`first frame ${label} ${phase}: app vs bare <video> (median (runs), ${goal})`] =
-          `${spread(app[phase])} vs ${spread(bare[phase])}: ${ratio.toFixed(2)}x`;
-      }
-    }
   } finally {
     await browser.close();
     await server.stop();

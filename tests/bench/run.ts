@@ -1,10 +1,11 @@
 // `npm run bench`: runs each benchmark in turn and prints its figures with the machine it ran on.
 import os from 'node:os';
 import { catalogueBench } from './catalogue.bench';
+import { firstFrameVsBareBench } from './first-frame.bench';
 import { loginBench } from './login.bench';
 import { moderationBench } from './moderation.bench';
 import { networkBench } from './network.bench';
-import { firstFrameVsBareBench, playerBench } from './player.bench';
+import { playerBench } from './player.bench';
 import { pwaBench } from './pwa.bench';
 import { serverBench } from './server.bench';
 import { startupBench } from './startup.bench';

@@ -1,4 +1,4 @@
-// A lossy, slow link shaped in the kernel, for `npm run bench -- network`: a network namespace of the bench's
+// A lossy, slow link shaped in the kernel, for `npm run bench -- network` and "first frame vs bare video": a network namespace of the bench's
 // own, joined to the host by a veth pair. Everything the browser sends or receives crosses the pair:
 //
 //   host: server on HOST_ADDR ── veth (tbf: download rate) ══ veth (tbf: upload rate; nft: loss) :namespace
@@ -17,6 +17,8 @@ import path from 'node:path';
 export interface LinkShape {
   /** Download and upload rate, kbit/s. */
   rateKbit: number;
+  /** The upload's own rate, kbit/s, where it differs (a mobile link's uplink is slower). */
+  upRateKbit?: number | undefined;
   /** The round trip the relay adds: TCP's minimum retransmission timeout across the pair follows it. */
   rttMs: number;
   /** Packets dropped in each direction, percent (100: nothing gets through). */
@@ -31,6 +33,8 @@ export interface Link {
   chromiumWrapper: string;
   shape(shape: LinkShape): void;
   setLoss(percent: number): void;
+  /** Bytes sent so far from the host end into the namespace: what crossed the link downwards, headers included. */
+  downloadedBytes(): number;
   /** Removes the namespace (and with it the veth pair, both qdiscs and the nft table). Safe to call twice. */
   destroy(): void;
 }
@@ -164,10 +168,11 @@ export function createLink(): Link {
     hostAddr,
     chromiumWrapper,
     setLoss,
-    shape({ rateKbit, rttMs, lossPercent }) {
+    downloadedBytes: () => Number(fs.readFileSync(`/sys/class/net/${hostIf}/statistics/tx_bytes`, 'utf8')),
+    shape({ rateKbit, upRateKbit, rttMs, lossPercent }) {
       if (destroyed) return;
       run('tc', ['qdisc', 'replace', 'dev', hostIf, ...tbf(rateKbit)]);
-      inNs(ns, 'tc', ['qdisc', 'replace', 'dev', nsIf, ...tbf(rateKbit)]);
+      inNs(ns, 'tc', ['qdisc', 'replace', 'dev', nsIf, ...tbf(upRateKbit ?? rateKbit)]);
       // The TCP connections that cross the pair (relay to server) have a round trip under a millisecond: the
       // delay is added above them, by the relay. Their retransmission timeout would be Linux's minimum, 200 ms;
       // on the real path it is the round trip plus that. Set per route, for this subnet only.
