@@ -37,23 +37,48 @@ export function StateMessage({ title, text, icon, alert, className, children }: 
   );
 }
 
-/** A load that failed: what went wrong in words (src/api/errors.ts) and a Retry button. */
+/**
+ * A load that failed: what went wrong in words (src/api/errors.ts) and a Retry button. `compact` is the same
+ * message inside a section that has its own heading (a grid, a card, a sheet): its title is not a heading
+ * of the page, and it takes only the room it needs instead of the screen's.
+ */
 export function LoadFailed({
   title,
   error,
+  text,
   onRetry,
+  compact,
   className,
 }: {
   title: string;
-  error: unknown;
+  error?: unknown;
+  /** Words the spec fixes for this failure, shown instead of the error's. */
+  text?: ReactNode;
   onRetry: () => void;
+  compact?: boolean;
   className?: string;
 }) {
+  const retry = (
+    <button type="button" className={compact ? 'btn btn-ghost' : 'btn btn-primary'} onClick={onRetry}>
+      Retry
+    </button>
+  );
+  const words = text ?? errorText(error);
+  if (compact) {
+    return (
+      <div
+        className={className ? `state-message is-compact ${className}` : 'state-message is-compact'}
+        role="alert"
+      >
+        <p className="state-message-title">{title}</p>
+        {words && <p className="state-message-text">{words}</p>}
+        {retry}
+      </div>
+    );
+  }
   return (
-    <StateMessage title={title} text={errorText(error)} alert className={className}>
-      <button type="button" className="btn btn-primary" onClick={onRetry}>
-        Retry
-      </button>
+    <StateMessage title={title} text={words} alert className={className}>
+      {retry}
     </StateMessage>
   );
 }

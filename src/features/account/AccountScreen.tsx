@@ -20,6 +20,7 @@ import {
   VerifiedIcon,
 } from '../../ui/icons';
 import { type MenuEntry, MenuList } from '../../ui/MenuList';
+import { LoadFailed } from '../../ui/StateMessage';
 import './account.css';
 
 const typeLabels: Record<UserType, string> = { user: 'Viewer', model: 'Creator', channel: 'Channel' };
@@ -103,7 +104,17 @@ export function AccountScreen({ children }: { children?: ReactNode }) {
         <h1 className="account-title">Account</h1>
       </header>
       <div className="account-body">
-        <ProfileCard profile={profile} failed={Boolean(error)} onRetry={retry} type={type} />
+        {!profile && error ? (
+          <LoadFailed
+            compact
+            className="account-card"
+            title="Couldn't load your profile"
+            error={error}
+            onRetry={retry}
+          />
+        ) : (
+          <ProfileCard profile={profile} type={type} />
+        )}
 
         {signedInWith === 'password_reset' && (
           <div className="account-notice is-action" role="note">
@@ -139,36 +150,15 @@ export function AccountScreen({ children }: { children?: ReactNode }) {
   );
 }
 
-function ProfileCard({
-  profile,
-  failed,
-  onRetry,
-  type,
-}: {
-  profile: OwnProfile | null;
-  failed: boolean;
-  onRetry: () => void;
-  type: UserType;
-}) {
+function ProfileCard({ profile, type }: { profile: OwnProfile | null; type: UserType }) {
   if (!profile) {
     return (
-      <section className="account-card" aria-label="Signed in as" aria-busy={!failed}>
+      <section className="account-card" aria-label="Signed in as" aria-busy="true">
         <div className="account-card-row">
           <span className="account-skeleton account-skeleton-avatar" />
           <div className="account-card-text">
-            {failed ? (
-              <>
-                <p className="account-card-error">Your profile did not load.</p>
-                <button type="button" className="btn btn-ghost account-retry" onClick={onRetry}>
-                  Try again
-                </button>
-              </>
-            ) : (
-              <>
-                <span className="account-skeleton account-skeleton-line" />
-                <span className="account-skeleton account-skeleton-line is-short" />
-              </>
-            )}
+            <span className="account-skeleton account-skeleton-line" />
+            <span className="account-skeleton account-skeleton-line is-short" />
           </div>
         </div>
       </section>

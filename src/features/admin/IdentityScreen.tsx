@@ -6,7 +6,6 @@ import {
   fetchVerifications,
   rejectVerification,
 } from '../../api/admin';
-import { errorText } from '../../api/errors';
 import {
   type DocumentKind,
   documentKinds,
@@ -18,6 +17,7 @@ import { useForm } from '../../ui/form';
 import { CheckIcon } from '../../ui/more-icons';
 import { Sheet } from '../../ui/Sheet';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed } from '../../ui/StateMessage';
 import { DecisionDialog, decide, ReasonFields } from './DecisionDialog';
 import { IdCardIcon, XCircleIcon } from './icons';
 import {
@@ -333,16 +333,12 @@ function DocumentImage({
             <img src={state.url} alt={label} />
           </button>
         ) : state.error ? (
-          <div className="admin-doc-failed" role="alert">
-            <p>{errorText(state.error)}</p>
-            <button
-              type="button"
-              className="btn btn-ghost admin-small-btn"
-              onClick={() => setAttempt((n) => n + 1)}
-            >
-              Retry
-            </button>
-          </div>
+          <LoadFailed
+            compact
+            title="The document did not load"
+            error={state.error}
+            onRetry={() => setAttempt((n) => n + 1)}
+          />
         ) : (
           <Spinner />
         )}

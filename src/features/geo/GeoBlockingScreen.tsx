@@ -12,6 +12,7 @@ import { TrashIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Sheet } from '../../ui/Sheet';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed } from '../../ui/StateMessage';
 import './geo.css';
 
 type Names = { country: (code: string) => string; region: (country: string, region: string) => string };
@@ -115,14 +116,13 @@ export function GeoBlockingScreen() {
       );
   } else if (loaded.status === 'error') {
     body = (
-      <div className="geo-empty">
-        <p className="geo-error" role="alert">
-          {geoMessages.couldNotGetList}
-        </p>
-        <button type="button" className="btn btn-primary" onClick={() => setAttempt((n) => n + 1)}>
-          Try again
-        </button>
-      </div>
+      <LoadFailed
+        compact
+        className="geo-empty"
+        title="Couldn't load your blocked places"
+        text={geoMessages.couldNotGetList}
+        onRetry={() => setAttempt((n) => n + 1)}
+      />
     );
   } else {
     body = <Spinner fill />;
@@ -194,12 +194,12 @@ type Loaded<T> = ReturnType<typeof useRequest<T>>;
 
 function ListFailed({ retry }: { retry: () => void }) {
   return (
-    <div className="geo-sheet-error">
-      <p role="alert">{geoMessages.couldNotFetchCountries}</p>
-      <button type="button" className="btn btn-ghost" onClick={retry}>
-        Try again
-      </button>
-    </div>
+    <LoadFailed
+      compact
+      title="Couldn't load the places to choose from"
+      text={geoMessages.couldNotFetchCountries}
+      onRetry={retry}
+    />
   );
 }
 

@@ -22,6 +22,7 @@ import { CreatorLink } from '../../ui/CreatorLink';
 import { ExternalIcon, LinkIcon, ShieldIcon } from '../../ui/icons';
 import { TrashIcon } from '../../ui/more-icons';
 import { Spinner } from '../../ui/Spinner';
+import { LoadFailed } from '../../ui/StateMessage';
 import { VideoGrid } from '../../ui/VideoGrid';
 import { statusLabel, type TileBadge } from '../../ui/VideoTile';
 import { truncateDescription, useDescriptionLimit } from './description';
@@ -169,14 +170,7 @@ function PagedGrid({
       </div>
     );
   if (pages.status === 'error')
-    return (
-      <div className="profile-grid-status" role="alert">
-        <p className="profile-empty">Couldn't load videos.</p>
-        <button type="button" className="btn btn-ghost" onClick={pages.retry}>
-          Retry
-        </button>
-      </div>
-    );
+    return <LoadFailed compact title="Couldn't load videos" error={pages.error} onRetry={pages.retry} />;
   if (videos.length === 0) return <p className="profile-empty">{empty}</p>;
   return (
     <>
@@ -347,11 +341,7 @@ export function FollowingPreview({ userId }: { userId: number }) {
     );
   if (models.status === 'error')
     return (
-      <div className="profile-grid-status" role="alert">
-        <button type="button" className="btn btn-ghost" onClick={models.retry}>
-          Retry
-        </button>
-      </div>
+      <LoadFailed compact title="Couldn't load who you follow" error={models.error} onRetry={models.retry} />
     );
   if (models.data.length === 0) return <p className="profile-empty">{messages.profile.notFollowing}</p>;
   return (

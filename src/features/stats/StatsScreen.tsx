@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { errorText } from '../../api/errors';
 import { fetchStats } from '../../api/stats';
 import { useRequest } from '../../api/useRequest';
 import {
@@ -119,12 +118,12 @@ export function StatsScreen() {
             />
           </div>
           {request.status === 'error' && (
-            <p className="stats-error" role="alert">
-              {errorText(request.error)}{' '}
-              <button type="button" className="link-button" onClick={request.retry}>
-                Try again
-              </button>
-            </p>
+            <LoadFailed
+              compact
+              title="Couldn't load these dates"
+              error={request.error}
+              onRetry={request.retry}
+            />
           )}
           <dl className="stats-cards is-range">
             <Figure label="Views" value={figures.video_views} Icon={EyeIcon} />

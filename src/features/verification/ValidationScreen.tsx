@@ -9,7 +9,8 @@ import { CheckIcon, ClockIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { LoadFailed } from '../../ui/StateMessage';
-import { Stepper, ValidationWizard } from './ValidationWizard';
+import { Stepper } from './Stepper';
+import { ValidationWizard } from './ValidationWizard';
 import './verification.css';
 
 const m = messages.verification;
