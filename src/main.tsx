@@ -7,6 +7,7 @@ import { prefetchFeedPage } from './api/videos';
 import { ErrorBoundary } from './app/RouteError';
 import { AppRoutes, opensOnFeed, preloadEntryScreen } from './app/router';
 import { applyAppStyles } from './app/styles';
+import { connectLayers } from './app/wiring';
 import { homeQuery } from './features/feed/sources';
 import { startOutbox } from './offline/sync';
 import { readAuth } from './state/auth';
@@ -18,6 +19,7 @@ import { appStore } from './state/store';
 import { swUpdateAtom } from './state/sw';
 import './app/app.css';
 
+connectLayers();
 listenForInstallPrompt(appStore);
 
 const entryScreen = preloadEntryScreen(window.location.pathname);
