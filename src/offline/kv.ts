@@ -1,41 +1,19 @@
 // Everything the app remembers on the device lives in IndexedDB through idb-keyval: one database for small
 // key-values (preferences, liked videos, guest id...) and one for the outbox, so a wipe of one never touches
-// the other. IndexedDB, unlike localStorage, is reachable from the service worker too.
-import { createStore, get, set, type UseStore } from 'idb-keyval';
+// the other. The key-values are src/state/kv.ts's, since the persisted atoms keep themselves there and a
+// layer imports no higher one (src/README.md); this module is the device stores' one door for the rest.
+import { createStore, type UseStore } from 'idb-keyval';
+import { readKv, resetKvStoreForTests, writeKv } from '../state/kv';
 
-let kvStore: UseStore | undefined;
+export { type KvSchema, kv, readKv } from '../state/kv';
+
 let outboxStore: UseStore | undefined;
 
 // Created lazily: module import must not touch IndexedDB (tests install fake-indexeddb first; SSR has none).
-export const kv = () => {
-  kvStore ??= createStore('shortcams', 'kv');
-  return kvStore;
-};
 export const outboxDb = () => {
   outboxStore ??= createStore('shortcams-outbox', 'entries');
   return outboxStore;
 };
-
-/** The keys of spec §3 ("stored locally"), with their types. */
-export interface KvSchema {
-  preferenceAutoscroll: boolean;
-  preferenceSelectedTags: { id: number; name: string }[];
-  /** Comma-joined gender codes; default 'm'. */
-  preferencesCategory: string;
-  likedVideos: number[];
-  guestId: string;
-  tutorialStep: number;
-  isMuted: boolean;
-  currentVideo: { id: number; slug: string } | null;
-  ageConfirmed: boolean;
-  /** "Keep videos for offline"; null until the viewer chooses (the default depends on the browser). */
-  keepOffline: 'wifi' | 'always' | 'never' | null;
-}
-
-// Async on purpose: where IndexedDB is missing (some private modes) opening it throws at once, and callers
-// must get a rejected promise they can ignore, not an exception in the middle of a state update.
-export const readKv = async <K extends keyof KvSchema>(key: K) => get<KvSchema[K]>(key, kv());
-export const writeKv = async <K extends keyof KvSchema>(key: K, value: KvSchema[K]) => set(key, value, kv());
 
 let guestId: Promise<string> | undefined;
 
@@ -84,6 +62,6 @@ export function getGuestId(): Promise<string> {
 /** Tests only: forget module-level caches, as a page reload would. */
 export function resetKvCachesForTests() {
   guestId = undefined;
-  kvStore = undefined;
+  resetKvStoreForTests();
   outboxStore = undefined;
 }
