@@ -7,7 +7,6 @@ import { prefetchFeedPage } from './api/videos';
 import { ErrorBoundary } from './app/RouteError';
 import { AppRoutes, opensOnFeed, preloadEntryScreen } from './app/router';
 import { applyAppStyles } from './app/styles';
-import { connectLayers } from './app/wiring';
 import { homeQuery } from './features/feed/sources';
 import { startOutbox } from './offline/sync';
 import { readAuth } from './state/auth';
@@ -19,7 +18,6 @@ import { appStore } from './state/store';
 import { swUpdateAtom } from './state/sw';
 import './app/app.css';
 
-connectLayers();
 listenForInstallPrompt(appStore);
 
 const entryScreen = preloadEntryScreen(window.location.pathname);

@@ -4,32 +4,7 @@
 //   screen shapes its own (verification's '{status}: {message}'), else the server's own message, else
 //   `fallback`. Anything that is not an API error (a bug, a full disk) → its own text or `fallback`.
 import { networkMessage, serverMessages, storageFullMessage } from '../contract/common-messages';
-
-/**
- * Every failed call, whatever went wrong: status 0 means the request never got an answer. `fromServer` says
- * whether `message` is the server's own words (a JSON error body) or this client's stand-in for an answer
- * it could not read; `errorText` below decides from it which text the viewer gets. Here rather than beside
- * the client (src/api/http.ts, which re-exports it) so that reconnect.ts, which the client reports to, can
- * tell failures apart without importing the client back.
- */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly errors?: Record<string, string[]>;
-  readonly fromServer: boolean;
-
-  constructor(
-    status: number,
-    message: string,
-    errors?: Record<string, string[]>,
-    options?: ErrorOptions & { fromServer?: boolean },
-  ) {
-    super(message, options);
-    this.name = 'ApiError';
-    this.status = status;
-    this.fromServer = options?.fromServer ?? false;
-    if (errors) this.errors = errors;
-  }
-}
+import { ApiError } from './apiError';
 
 export interface ErrorTexts {
   /** The request got no answer (offline, timeout). Default 'Network error.'. */

@@ -1,38 +1,16 @@
 import * as v from 'valibot';
 import { errorResponseSchema } from '../contract/common';
 import { networkMessage, serverMessages } from '../contract/common-messages';
-import { ApiError } from './errors';
+import { readAuth } from '../state/auth';
+import { getGuestId } from '../state/kv';
+import { offlineCopyAtom } from '../state/network';
+import { appStore } from '../state/store';
+import { ApiError } from './apiError';
+import { OFFLINE_COPY_HEADER } from './offlineCopy';
 import { noteRequestOutcome } from './reconnect';
 
 // Callers (features, the outbox, uploads) take ApiError from the client they call.
 export { ApiError };
-
-/**
- * What the client needs to know of the app, handed in once at start (src/app/wiring.ts) instead of imported:
- * the identity lives in src/state and src/offline, and a lower layer imports no higher one (src/README.md).
- */
-export interface HttpHooks {
-  /** The signed-in viewer's bearer token, or null for a guest. Asked at each request: a sign-in counts at once. */
-  authToken: () => string | null;
-  /** The device's guest id, which a guest's requests carry (spec §6). */
-  guestId: () => Promise<string>;
-  /** Whether an answer is the device's copy, given by the service worker because the network did not answer. */
-  isOfflineCopy: (response: Response) => boolean;
-  /** Told after each answer whether it was such a copy. */
-  onOfflineCopy: (copy: boolean) => void;
-}
-
-// Until configured (never in the app: src/main.tsx wires it first), requests go out as a guest's without an id.
-let hooks: HttpHooks = {
-  authToken: () => null,
-  guestId: () => Promise.reject(new Error('configureHttp was not called')),
-  isOfflineCopy: () => false,
-  onOfflineCopy: () => undefined,
-};
-
-export function configureHttp(next: HttpHooks): void {
-  hooks = next;
-}
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -74,10 +52,10 @@ async function withIdentity(
   method: Method,
   body: unknown,
 ): Promise<{ path: string; body: unknown; headers: Record<string, string> }> {
-  const token = hooks.authToken();
-  if (token !== null) return { path, body, headers: { Authorization: `Bearer ${token}` } };
+  const auth = readAuth();
+  if (auth) return { path, body, headers: { Authorization: `Bearer ${auth.accessToken}` } };
   if (!path.startsWith('/v1/')) return { path, body, headers: {} };
-  const guestId = await hooks.guestId().catch(() => undefined);
+  const guestId = await getGuestId().catch(() => undefined);
   if (!guestId) return { path, body, headers: {} };
   if (method === 'GET') {
     const url = new URL(path, 'http://x');
@@ -93,7 +71,7 @@ async function withIdentity(
  * token no script outside the app may send.
  */
 export async function guestGetUrl(path: string): Promise<string | null> {
-  if (hooks.authToken() !== null) return null;
+  if (readAuth()) return null;
   return (await withIdentity(path, 'GET', undefined)).path;
 }
 
@@ -149,8 +127,8 @@ export async function apiFetch(
         : await send();
     // An answer means the server is reachable again, unless a gateway says it is not (issue 35), or the
     // service worker answered with the device's copy because the network did not.
-    copy = hooks.isOfflineCopy(response);
-    hooks.onOfflineCopy(copy);
+    copy = response.headers.get(OFFLINE_COPY_HEADER) === '1';
+    appStore.set(offlineCopyAtom, copy);
     noteRequestOutcome(!copy && (response.status < 502 || response.status > 504));
     json = await readJson(response);
   } catch (error) {

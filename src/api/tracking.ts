@@ -17,9 +17,8 @@ export function setTrackingQueue(next: Queue) {
 // entry as a user's: the service worker, which has no token, leaves such entries to the page.
 const post = (kind: TrackedKind, body: Record<string, unknown>, collapseKey?: string) => {
   const auth = readAuth();
-  // Never in the app: src/main.tsx imports src/offline/sync.ts, which sets the queue, before anything renders.
-  if (!queue) return Promise.reject(new Error('tracking: no queue (src/offline/sync.ts sets it)'));
-  return queue(kind, auth ? { ...body, user_id: auth.userId } : body, collapseKey);
+  // Always set in the app: src/main.tsx imports src/offline/sync.ts, which sets it, before anything renders.
+  return (queue as Queue)(kind, auth ? { ...body, user_id: auth.userId } : body, collapseKey);
 };
 
 export const trackVideoLike = (videoId: number, liked: boolean) =>
