@@ -4,7 +4,7 @@
 //   screen shapes its own (verification's '{status}: {message}'), else the server's own message, else
 //   `fallback`. Anything that is not an API error (a bug, a full disk) → its own text or `fallback`.
 import { networkMessage, serverMessages, storageFullMessage } from '../contract/common-messages';
-import { ApiError } from './http';
+import { ApiError } from './apiError';
 
 export interface ErrorTexts {
   /** The request got no answer (offline, timeout). Default 'Network error.'. */

@@ -1,36 +1,16 @@
 import * as v from 'valibot';
 import { errorResponseSchema } from '../contract/common';
 import { networkMessage, serverMessages } from '../contract/common-messages';
-import { getGuestId } from '../offline/kv';
-import { OFFLINE_COPY_HEADER } from '../offline/tunnel/names';
 import { readAuth } from '../state/auth';
+import { getGuestId } from '../state/kv';
 import { offlineCopyAtom } from '../state/network';
 import { appStore } from '../state/store';
+import { ApiError } from './apiError';
+import { OFFLINE_COPY_HEADER } from './offlineCopy';
 import { noteRequestOutcome } from './reconnect';
 
-/**
- * Every failed call, whatever went wrong: status 0 means the request never got an answer. `fromServer` says
- * whether `message` is the server's own words (a JSON error body) or this client's stand-in for an answer
- * it could not read; src/api/errors.ts decides from it which text the viewer gets.
- */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly errors?: Record<string, string[]>;
-  readonly fromServer: boolean;
-
-  constructor(
-    status: number,
-    message: string,
-    errors?: Record<string, string[]>,
-    options?: ErrorOptions & { fromServer?: boolean },
-  ) {
-    super(message, options);
-    this.name = 'ApiError';
-    this.status = status;
-    this.fromServer = options?.fromServer ?? false;
-    if (errors) this.errors = errors;
-  }
-}
+// Callers (features, the outbox, uploads) take ApiError from the client they call.
+export { ApiError };
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

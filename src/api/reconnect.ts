@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useEffectEvent } from '../state/effectEvent';
-import { ApiError } from './http';
+import { ApiError } from './apiError';
 
 /**
  * Screens that heal when the network returns (issue 35). A failed load waits here (`whenBackOnline`,

@@ -1,13 +1,24 @@
 // Every counted interaction goes through the outbox (src/offline/outbox.ts): queued on the device first,
-// sent with an Idempotency-Key, replayed until the server has it.
-import { enqueue, type OutboxKind } from '../offline/outbox';
+// sent with an Idempotency-Key, replayed until the server has it. The outbox is a layer above this one
+// (src/README.md), so src/offline/sync.ts hands its queue in on import, as it hands the outbox its sender.
 import { readAuth } from '../state/auth';
+
+/** The counted interactions, each posted to /v1/{kind}. */
+type TrackedKind = 'video-like' | 'video-view' | 'event' | 'link-click' | 'profile-view';
+type Queue = (kind: TrackedKind, body: Record<string, unknown>, collapseKey?: string) => Promise<string>;
+
+let queue: Queue | undefined;
+
+export function setTrackingQueue(next: Queue) {
+  queue = next;
+}
 
 // Spec §7 lists user_id in these bodies for users (the token decides on the server). It also marks the
 // entry as a user's: the service worker, which has no token, leaves such entries to the page.
-const post = (kind: OutboxKind, body: Record<string, unknown>, collapseKey?: string) => {
+const post = (kind: TrackedKind, body: Record<string, unknown>, collapseKey?: string) => {
   const auth = readAuth();
-  return enqueue(kind, auth ? { ...body, user_id: auth.userId } : body, collapseKey);
+  // Always set in the app: src/main.tsx imports src/offline/sync.ts, which sets it, before anything renders.
+  return (queue as Queue)(kind, auth ? { ...body, user_id: auth.userId } : body, collapseKey);
 };
 
 export const trackVideoLike = (videoId: number, liked: boolean) =>

@@ -1,8 +1,11 @@
-// The page's side of the outbox: entries go out through the API client (bearer for users, guest_id for
-// guests), and the queue is replayed whenever sending may work again.
+// The page's side of the outbox: the counted interactions (src/api/tracking.ts) go in, entries go out through
+// the API client (bearer for users, guest_id for guests), and the queue is replayed whenever sending may work
+// again.
 import { ApiError, apiFetch } from '../api/http';
+import { setTrackingQueue } from '../api/tracking';
 import { expireSession, readAuth } from '../state/auth';
 import {
+  enqueue,
   flush,
   OUTBOX_SYNC_MESSAGE,
   OUTBOX_SYNC_TAG,
@@ -51,6 +54,7 @@ export const sendThroughApi: OutboxSender = async (entry) => {
 
 // Set on import, so that anything queued from now on is sent at once when the network allows.
 setOutboxSender(sendThroughApi);
+setTrackingQueue(enqueue);
 
 /**
  * The service worker relays a Background Sync to the open page, which holds the identity. The relay sends

@@ -1,5 +1,5 @@
 import { atom, type createStore, type PrimitiveAtom, type WritableAtom } from 'jotai';
-import { type KvSchema, readKv, writeKv } from '../offline/kv';
+import { type KvSchema, readKv, writeKv } from './kv';
 
 type SetStateAction<T> = T | ((prev: T) => T);
 type Cell<T> = { value: T; touched: boolean };

@@ -5,11 +5,11 @@ import { render, screen } from '@testing-library/react';
 import { createStore } from 'jotai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { genderPreferenceAtom, genderPreferenceOf } from '../../src/api/genderPreference';
 import type { OwnProfile } from '../../src/contract';
 import { messages } from '../../src/contract';
 import { detailsSchemaFor } from '../../src/features/settings/DetailsScreen';
 import { settingsEntries } from '../../src/features/settings/SettingsScreen';
-import { genderPreferenceAtom, genderPreferenceOf } from '../../src/state/genderPreference';
 import { preferencesCategoryAtom } from '../../src/state/preferences';
 import { creatorColor } from '../../src/ui/ChannelCard';
 

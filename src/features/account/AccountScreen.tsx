@@ -3,9 +3,9 @@ import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { logOut, resendEmail } from '../../api/auth';
 import { errorText } from '../../api/errors';
+import { useOwnProfile } from '../../api/useOwnProfile';
 import { messages, type OwnProfile, type UserType } from '../../contract';
 import { authAtom } from '../../state/auth';
-import { useOwnProfile } from '../../state/ownProfile';
 import { Avatar } from '../../ui/Avatar';
 import {
   ChartIcon,

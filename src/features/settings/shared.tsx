@@ -1,9 +1,9 @@
 import { type ReactNode, useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/http';
+import { useOwnProfile } from '../../api/useOwnProfile';
 import type { Gender, OwnProfile } from '../../contract';
 import { expireSession } from '../../state/auth';
-import { useOwnProfile } from '../../state/ownProfile';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { LoadFailed } from '../../ui/StateMessage';

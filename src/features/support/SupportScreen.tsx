@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { postContact } from '../../api/contact';
+import { useOwnProfile } from '../../api/useOwnProfile';
 import { contactSchema, messages } from '../../contract';
-import { useOwnProfile } from '../../state/ownProfile';
 import { Form, SubmitButton, TextAreaField, TextField, useForm } from '../../ui/form';
 import { ChatIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';

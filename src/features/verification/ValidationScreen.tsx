@@ -1,8 +1,8 @@
 import { useSetAtom } from 'jotai';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { useOwnProfile } from '../../api/useOwnProfile';
 import { messages, type OwnProfile } from '../../contract';
-import { useOwnProfile } from '../../state/ownProfile';
 import { showToastAtom } from '../../state/toast';
 import { ShieldIcon } from '../../ui/icons';
 import { CheckIcon, ClockIcon } from '../../ui/more-icons';

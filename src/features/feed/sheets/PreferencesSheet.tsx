@@ -1,10 +1,10 @@
 import { useAtom } from 'jotai';
 import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { genderPreferenceAtom } from '../../../api/genderPreference';
 import { fetchTags } from '../../../api/videos';
 import type { GenderPreference, Tag } from '../../../contract';
 import { connectionInfo, defaultKeepSetting, type KeepSetting } from '../../../offline/tunnel/setting';
 import { clearKept, keptSnapshot, subscribeKept } from '../../../offline/tunnel/store';
-import { genderPreferenceAtom } from '../../../state/genderPreference';
 import {
   keepOfflineAtom,
   preferenceAutoscrollAtom,

@@ -1,9 +1,9 @@
 import { atom } from 'jotai';
-import { savePreference } from '../api/profile';
 import type { GenderPreference } from '../contract';
-import { authAtom } from './auth';
-import { ownProfileAtom } from './ownProfile';
-import { preferencesCategoryAtom } from './preferences';
+import { authAtom } from '../state/auth';
+import { ownProfileAtom } from '../state/ownProfile';
+import { preferencesCategoryAtom } from '../state/preferences';
+import { savePreference } from './profile';
 
 /**
  * A stored preferencesCategory as one of the three choices the app offers: both letters in any order are
