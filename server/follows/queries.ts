@@ -42,6 +42,14 @@ export async function followerCount(db: Db, modelId: number): Promise<number> {
   return count?.n ?? 0;
 }
 
+export async function isFollowing(db: Db, followerId: number, modelId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: t.follows.modelId })
+    .from(t.follows)
+    .where(and(eq(t.follows.followerId, followerId), eq(t.follows.modelId, modelId)));
+  return rows.length > 0;
+}
+
 /** The creators `userId` follows, live first, then latest follow first. */
 export async function followedCreators(db: Db, userId: number, viewer: Viewer) {
   return db
