@@ -1,6 +1,5 @@
 // Sign-up, sign-in, mailed login links, password reset and logout (spec §5, §7).
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   checkUsernameResponseSchema,
@@ -21,8 +20,8 @@ import { exchangeInvite, operatorByEmail, totpChallenge } from '../admin/operato
 import { HashQueue, HashTiming, QueueFull } from '../auth/hash-queue';
 import { consumeOneTimeToken, issueOneTimeToken, ONE_TIME_TTL_MS } from '../auth/one-time';
 import { hashPassword, verifyPassword } from '../auth/password';
+import * as q from '../auth/queries';
 import { ACCESS_TOKEN_TTL_MS, issueAccessToken, revokeAccessToken, type UserRow } from '../auth/tokens';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { requireKnownCountry } from '../geo/reference';
 import { limitKey } from '../http/address';
@@ -166,37 +165,29 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     }
     // Viewers never pick a username in the stepper; give them a unique one they can change later.
     username ??= `${input.name.replace(/[^A-Za-z0-9_-]+/g, '').slice(0, 20) || 'user'}_${randomBytes(3).toString('hex')}`;
-    const [taken] = await db
-      .select({ id: t.users.id })
-      .from(t.users)
-      .where(sql`lower(${t.users.email}) = ${input.email}`);
     // An operator's address signs in to the console: an account of the app cannot share it.
-    if (taken || (await operatorByEmail(db, input.email))) {
+    if ((await q.emailTaken(db, input.email)) || (await operatorByEmail(db, input.email))) {
       throw new HttpError(422, m.emailTaken, { email: [m.emailTaken] });
     }
-    let user: UserRow | undefined;
+    let user: UserRow;
     try {
-      [user] = await db
-        .insert(t.users)
-        .values({
-          type: input.type,
-          name: input.name,
-          username,
-          slug: username.toLowerCase(),
-          email: input.email,
-          passwordHash: await hashed(() => hashPassword(input.password), false),
-          gender: input.gender,
-          preference: input.preference ?? null,
-          country: input.country ? input.country.toUpperCase() : null,
-          phoneNumber: input.phone_number || null,
-        })
-        .returning();
+      user = await q.insertUser(db, {
+        type: input.type,
+        name: input.name,
+        username,
+        slug: username.toLowerCase(),
+        email: input.email,
+        passwordHash: await hashed(() => hashPassword(input.password), false),
+        gender: input.gender,
+        preference: input.preference ?? null,
+        country: input.country ? input.country.toUpperCase() : null,
+        phoneNumber: input.phone_number || null,
+      });
     } catch (err) {
       // Two sign-ups racing for the same name or address: the unique indexes decide.
       if (isUniqueViolation(err)) throw new HttpError(422, m.usernameTaken, { username: [m.usernameTaken] });
       throw err;
     }
-    if (!user) throw new Error('insert returned nothing');
     await mailVerification(user);
     return reply.status(201).send({ message: m.registered, user: { id: user.id, type: user.type } });
   });
@@ -209,7 +200,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   app.post('/v1/resend-email', { config: { ...authLimit(deps), doc: resendDoc } }, async (request) => {
     const { email } = parse(resendEmailSchema, request.body);
-    const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${email}`);
+    const user = await q.userByEmail(db, email);
     if (user && !user.emailVerifiedAt && (await inboxMayReceive(user.email))) await mailVerification(user);
     return { message: m.verificationResent };
   });
@@ -257,9 +248,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
       throw new HttpError(401, m.invalidCredentials);
     };
     const operator = await operatorByEmail(db, input.email);
-    const [user] = operator
-      ? []
-      : await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${input.email}`);
+    const user = operator ? undefined : await q.userByEmail(db, input.email);
     if (!operator && !user) {
       // An unknown email waits as long as a check takes, without spending a hash on it: a flood of made-up
       // addresses costs no CPU, and the answer's timing still tells nothing.
@@ -311,11 +300,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     }
     // Whoever opens a mailed link reads that mailbox: any link confirms the address, not only the
     // verification mail's (a reset link opened before the verification mail leaves nothing to confirm).
-    const [user] = await db
-      .update(t.users)
-      .set({ emailVerifiedAt: sql`coalesce(${t.users.emailVerifiedAt}, now())` })
-      .where(eq(t.users.id, used.userId))
-      .returning();
+    const user = await q.confirmEmail(db, used.userId);
     if (!user) throw new HttpError(401, m.invalidLoginLink);
     refuseSuspended(user);
     // A reset link's session may set the new password without the old one, for the link's own hour.
@@ -334,7 +319,7 @@ export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   app.post('/v1/forgot-password', { config: { ...authLimit(deps), doc: forgotDoc } }, async (request) => {
     const { email } = parse(forgotPasswordSchema, request.body);
-    const [user] = await db.select().from(t.users).where(sql`lower(${t.users.email}) = ${email}`);
+    const user = await q.userByEmail(db, email);
     if (user && (await inboxMayReceive(user.email))) {
       const url = link(await issueOneTimeToken(db, user.id, 'password_reset'));
       await sendMail(deps, {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { contactSchema, messages } from '../../src/contract';
-import * as t from '../db/schema';
+import { storeContactMessage } from '../contact/queries';
 import type { AppDeps } from '../deps';
 import { invalid, messageSchema, type Operation, rateLimited } from '../http/doc';
 import { contactLimit } from '../http/rate-limit';
@@ -21,7 +21,7 @@ export default async function contactRoutes(app: FastifyInstance, deps: AppDeps)
   app.post('/v1/contact', { config: { ...contactLimit(deps), doc: contactDoc } }, async (request, reply) => {
     const input = parse(contactSchema, request.body);
     // Stored first: the operator still sees the message if mail is down.
-    await deps.database.db.insert(t.contactMessages).values({ ...input, ip: request.ip });
+    await storeContactMessage(deps.database.db, input, request.ip);
     await sendMail(deps, {
       to: deps.config.operatorEmail,
       replyTo: input.email,

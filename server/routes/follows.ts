@@ -1,5 +1,4 @@
 // Follows and what a logged-in user collects: followed creators and liked videos.
-import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   followInputSchema,
@@ -8,15 +7,14 @@ import {
   pageQuerySchema,
   socialMessages,
 } from '../../src/contract';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import * as q from '../follows/queries';
 import { ERR, invalid, type Operation, unauthenticated, videoPage } from '../http/doc';
 import { HttpError, notFound } from '../http/errors';
 import { nextLink } from '../http/page-link';
 import { parse } from '../http/validate';
 import { requireUser, viewerOf } from '../http/viewer';
 import { presentVideos } from '../videos/present';
-import { activeUser, notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const PER_PAGE = 30;
 
@@ -49,34 +47,19 @@ export default async function followRoutes(app: FastifyInstance, deps: AppDeps) 
       throw new HttpError(422, socialMessages.followSelf, { model_id: [socialMessages.followSelf] });
     }
     const viewer = await viewerOf(request, deps);
-    const [target] = await db
-      .select({ id: t.users.id, type: t.users.type })
-      .from(t.users)
-      .where(and(eq(t.users.id, input.model_id), activeUser(), notGeoBlocked(viewer, t.users.id)));
+    const target = await q.followTarget(db, input.model_id, viewer);
     if (!target) throw notFound();
     if (target.type === 'user') {
       throw new HttpError(422, socialMessages.followTarget, { model_id: [socialMessages.followTarget] });
     }
     let created = false;
     if (input.action === 'follow') {
-      const rows = await db
-        .insert(t.follows)
-        .values({ followerId: user.id, modelId: target.id })
-        .onConflictDoNothing()
-        .returning({ id: t.follows.modelId });
-      created = rows.length > 0;
+      created = await q.follow(db, user.id, target.id);
     } else {
-      await db
-        .delete(t.follows)
-        .where(and(eq(t.follows.followerId, user.id), eq(t.follows.modelId, target.id)));
+      await q.unfollow(db, user.id, target.id);
     }
-    const [count] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(t.follows)
-      .where(eq(t.follows.modelId, target.id));
-    return reply
-      .status(created ? 201 : 200)
-      .send({ isFollowing: input.action === 'follow', totalFollowers: count?.n ?? 0 });
+    const totalFollowers = await q.followerCount(db, target.id);
+    return reply.status(created ? 201 : 200).send({ isFollowing: input.action === 'follow', totalFollowers });
   });
 
   const followingDoc: Operation = {
@@ -91,18 +74,7 @@ export default async function followRoutes(app: FastifyInstance, deps: AppDeps) 
   app.get('/v1/profile/following-models', { config: { doc: followingDoc } }, async (request) => {
     const user = await requireUser(request, deps);
     const viewer = await viewerOf(request, deps);
-    const rows = await db
-      .select({
-        id: t.users.id,
-        slug: t.users.slug,
-        name: t.users.name,
-        avatarPath: t.users.avatarPath,
-        isLive: t.users.isLive,
-      })
-      .from(t.follows)
-      .innerJoin(t.users, eq(t.users.id, t.follows.modelId))
-      .where(and(eq(t.follows.followerId, user.id), activeUser(), notGeoBlocked(viewer, t.users.id)))
-      .orderBy(desc(t.users.isLive), desc(t.follows.createdAt), desc(t.users.id));
+    const rows = await q.followedCreators(db, user.id, viewer);
     return {
       data: rows.map((m) => ({
         model: {
@@ -133,21 +105,11 @@ export default async function followRoutes(app: FastifyInstance, deps: AppDeps) 
     const query = parse(pageQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const page = query.page ?? 1;
-    const rows = await db
-      .select({ video: t.videos })
-      .from(t.videoLikes)
-      .innerJoin(t.videos, eq(t.videos.id, t.videoLikes.videoId))
-      .where(
-        and(
-          eq(t.videoLikes.viewerKey, `u:${user.id}`),
-          publicVideo(),
-          notGeoBlocked(viewer, t.videos.userId),
-        ),
-      )
-      .orderBy(desc(t.videoLikes.createdAt), desc(t.videos.id))
-      .limit(PER_PAGE + 1)
-      .offset((page - 1) * PER_PAGE);
-    const videos = rows.slice(0, PER_PAGE).map((r) => r.video);
+    const rows = await q.likedVideos(db, user.id, viewer, {
+      limit: PER_PAGE + 1,
+      offset: (page - 1) * PER_PAGE,
+    });
+    const videos = rows.slice(0, PER_PAGE);
     return {
       data: await presentVideos(db, deps.storage, videos, {
         liked: new Set(videos.map((v) => v.id)),

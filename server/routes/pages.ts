@@ -1,11 +1,10 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { messages, pageResponseSchema, pageSlugSchema, pageSlugs } from '../../src/contract';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, type Operation } from '../http/doc';
 import { notFound } from '../http/errors';
+import { pageBySlug } from '../pages/queries';
 
 const paramsSchema = v.object({ slug: pageSlugSchema });
 
@@ -22,8 +21,7 @@ export default async function pageRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   app.get('/v1/page/:slug', { config: { doc: pageDoc } }, async (request, reply) => {
     if (!v.is(paramsSchema, request.params)) throw notFound(messages.page.notFound);
-    const { db } = deps.database;
-    const [page] = await db.select().from(t.pages).where(eq(t.pages.slug, request.params.slug));
+    const page = await pageBySlug(deps.database.db, request.params.slug);
     if (!page) throw notFound(messages.page.notFound);
     // Pages change rarely; a short shared cache spares the database without hiding an edit for long.
     return reply

@@ -1,6 +1,5 @@
 // Creator statistics (spec §3 'Profile stats'). Lifetime totals come from the denormalised counters;
 // the range figures are counted from the event rows themselves, by UTC day, both ends inclusive.
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   addDays,
@@ -12,12 +11,12 @@ import {
   utcDay,
 } from '../../src/contract';
 import { requireCreator } from '../auth/permissions';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { creatorsOnly, invalid, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
+import { creatorStats } from '../stats/queries';
 
 const DEFAULT_DAYS = STATS_DEFAULT_DAYS;
 const dayString = utcDay;
@@ -65,75 +64,9 @@ export default async function statsRoutes(app: FastifyInstance, deps: AppDeps) {
     const range = rangeOf(parse(statsInputSchema, request.body), new Date());
     const start = new Date(`${range.from}T00:00:00Z`);
     const end = new Date(`${addDays(range.to, 1)}T00:00:00Z`);
-    const ownVideo = sql`${t.videos.userId} = ${user.id}`;
-    const utcDay = (column: typeof t.videoViews.createdAt | typeof t.videoLikes.createdAt) =>
-      sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
-    const [[lifetime], [followers], [views], [likes], [newFollowers], clicks, viewDays, likeDays] =
-      await Promise.all([
-        db
-          .select({
-            videos: sql<number>`count(*)::int`,
-            likes: sql<number>`coalesce(sum(${t.videos.likeCount}), 0)::int`,
-            views: sql<number>`coalesce(sum(${t.videos.viewCount}), 0)::int`,
-          })
-          .from(t.videos)
-          .where(and(ownVideo, sql`${t.videos.status} <> 'deleting'`)),
-        db.select({ n: sql<number>`count(*)::int` }).from(t.follows).where(eq(t.follows.modelId, user.id)),
-        db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(t.videoViews)
-          .innerJoin(t.videos, eq(t.videos.id, t.videoViews.videoId))
-          .where(and(ownVideo, gte(t.videoViews.createdAt, start), lt(t.videoViews.createdAt, end))),
-        db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(t.videoLikes)
-          .innerJoin(t.videos, eq(t.videos.id, t.videoLikes.videoId))
-          .where(and(ownVideo, gte(t.videoLikes.createdAt, start), lt(t.videoLikes.createdAt, end))),
-        db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(t.follows)
-          .where(
-            and(
-              eq(t.follows.modelId, user.id),
-              gte(t.follows.createdAt, start),
-              lt(t.follows.createdAt, end),
-            ),
-          ),
-        // Every link of the creator, clicked or not, so the client can show zeros.
-        db
-          .select({
-            name: t.links.name,
-            clicks: sql<number>`count(${t.linkClicks.id})::int`,
-          })
-          .from(t.links)
-          .leftJoin(
-            t.linkClicks,
-            and(
-              eq(t.linkClicks.linkId, t.links.id),
-              // The counted clicks only: a viewer's repeats within the window are kept, not counted.
-              eq(t.linkClicks.counted, true),
-              gte(t.linkClicks.createdAt, start),
-              lt(t.linkClicks.createdAt, end),
-            ),
-          )
-          .where(eq(t.links.userId, user.id))
-          .groupBy(t.links.id, t.links.name, t.links.position)
-          .orderBy(t.links.position, t.links.id),
-        db
-          .select({ day: utcDay(t.videoViews.createdAt), n: sql<number>`count(*)::int` })
-          .from(t.videoViews)
-          .innerJoin(t.videos, eq(t.videos.id, t.videoViews.videoId))
-          .where(and(ownVideo, gte(t.videoViews.createdAt, start), lt(t.videoViews.createdAt, end)))
-          .groupBy(utcDay(t.videoViews.createdAt)),
-        db
-          .select({ day: utcDay(t.videoLikes.createdAt), n: sql<number>`count(*)::int` })
-          .from(t.videoLikes)
-          .innerJoin(t.videos, eq(t.videos.id, t.videoLikes.videoId))
-          .where(and(ownVideo, gte(t.videoLikes.createdAt, start), lt(t.videoLikes.createdAt, end)))
-          .groupBy(utcDay(t.videoLikes.createdAt)),
-      ]);
-    const viewsOn = new Map(viewDays.map((d) => [d.day, d.n]));
-    const likesOn = new Map(likeDays.map((d) => [d.day, d.n]));
+    const stats = await creatorStats(db, user.id, start, end);
+    const viewsOn = new Map(stats.daily.views.map((d) => [d.day, d.n]));
+    const likesOn = new Map(stats.daily.likes.map((d) => [d.day, d.n]));
     // Every day of the range, quiet ones as zeros, so a chart's x axis is the calendar.
     const daily: { date: string; views: number; likes: number }[] = [];
     for (let date = range.from; date <= range.to; date = addDays(date, 1)) {
@@ -141,18 +74,18 @@ export default async function statsRoutes(app: FastifyInstance, deps: AppDeps) {
     }
     return {
       lifetime: {
-        total_videos: lifetime?.videos ?? 0,
-        total_likes: lifetime?.likes ?? 0,
-        total_views: lifetime?.views ?? 0,
-        total_followers: followers?.n ?? 0,
+        total_videos: stats.lifetime.videos,
+        total_likes: stats.lifetime.likes,
+        total_views: stats.lifetime.views,
+        total_followers: stats.lifetime.followers,
       },
       range: {
         from: range.from,
         to: range.to,
-        video_views: views?.n ?? 0,
-        video_likes: likes?.n ?? 0,
-        new_followers: newFollowers?.n ?? 0,
-        link_clicks: clicks.map((c) => ({ name: c.name, clicks: c.clicks })),
+        video_views: stats.range.views,
+        video_likes: stats.range.likes,
+        new_followers: stats.range.newFollowers,
+        link_clicks: stats.range.clicks.map((c) => ({ name: c.name, clicks: c.clicks })),
         daily,
       },
     };

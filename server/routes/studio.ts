@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import {
@@ -8,12 +7,12 @@ import {
   trackingResponseSchema,
 } from '../../src/contract';
 import { requireCreator } from '../auth/permissions';
-import { hashToken } from '../auth/tokens';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { ERR, type Operation, unauthenticated } from '../http/doc';
 import { HttpError } from '../http/errors';
 import { requireUser } from '../http/viewer';
+import { studioByKey, studioName } from '../studio/queries';
+import { updateUser } from '../users/profile';
 
 const invalidKey = () => new HttpError(422, socialMessages.invalidKey, { key: [socialMessages.invalidKey] });
 
@@ -32,12 +31,9 @@ export default async function studioRoutes(app: FastifyInstance, deps: AppDeps) 
   app.get('/v1/profile/studio', { config: { doc: studioDoc } }, async (request) => {
     const user = await requireUser(request, deps);
     if (user.studioId === null) throw new HttpError(404, socialMessages.notInStudio);
-    const [studio] = await db
-      .select({ name: t.studios.name })
-      .from(t.studios)
-      .where(eq(t.studios.id, user.studioId));
-    if (!studio) throw new HttpError(404, socialMessages.notInStudio);
-    return { name: studio.name };
+    const name = await studioName(db, user.studioId);
+    if (name === undefined) throw new HttpError(404, socialMessages.notInStudio);
+    return { name };
   });
 
   const joinDoc: Operation = {
@@ -65,19 +61,13 @@ export default async function studioRoutes(app: FastifyInstance, deps: AppDeps) 
     if (!v.is(joinStudioSchema, body ?? {})) throw invalidKey();
     const key = String(body?.key).trim();
     if (key.length > 256) throw invalidKey();
-    const [studio] = await db
-      .select({ id: t.studios.id, name: t.studios.name })
-      .from(t.studios)
-      .where(eq(t.studios.keyHash, hashToken(key)));
+    const studio = await studioByKey(db, key);
     if (!studio) throw new HttpError(404, socialMessages.invalidKey);
     if (user.studioRole === 'manager' && user.studioId !== studio.id) {
       throw new HttpError(403, socialMessages.invalidKey);
     }
     if (user.studioId !== studio.id) {
-      await db
-        .update(t.users)
-        .set({ studioId: studio.id, studioRole: 'member', updatedAt: new Date() })
-        .where(eq(t.users.id, user.id));
+      await updateUser(db, user.id, { studioId: studio.id, studioRole: 'member' });
     }
     return { name: studio.name };
   });
@@ -101,10 +91,7 @@ export default async function studioRoutes(app: FastifyInstance, deps: AppDeps) 
       throw new HttpError(403, socialMessages.managerCannotLeave);
     }
     if (user.studioId !== null) {
-      await db
-        .update(t.users)
-        .set({ studioId: null, studioRole: null, updatedAt: new Date() })
-        .where(eq(t.users.id, user.id));
+      await updateUser(db, user.id, { studioId: null, studioRole: null });
     }
     return { status: 'ok' };
   });

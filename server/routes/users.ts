@@ -1,61 +1,38 @@
-import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import {
   channelListSchema,
-  idOf,
   pageQuerySchema,
   publicUserResponseSchema,
   userListQuerySchema,
 } from '../../src/contract';
 import { canManageCreator } from '../auth/permissions';
-import type { Db } from '../db/client';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { followerCount, isFollowing } from '../follows/queries';
 import { ERR, invalid, type Operation, videoPage } from '../http/doc';
 import { notFound } from '../http/errors';
 import { nextLink } from '../http/page-link';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
+import * as q from '../users/queries';
 import { presentLink, presentUser, presentVideos } from '../videos/present';
-import { activeUser, notGeoBlocked, publicVideo } from '../videos/visibility';
 
 const idOrSlug = v.object({ id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)) });
 const PER_PAGE = 30;
 
-/**
- * The user behind `/v1/users/{id}` (numeric id or slug, any case), or 404. A creator who geo-blocks the
- * viewer does not exist for that viewer: the same 404 as an unknown id, so blocking reveals nothing.
- */
-export async function findVisibleUser(db: Db, params: unknown, viewer: Viewer) {
-  if (!v.is(idOrSlug, params)) throw notFound();
-  const key = params.id;
-  // Digits within the id range name an id; anything else (a username of digits too) a slug.
-  const id = idOf(key);
-  const where = id !== undefined ? eq(t.users.id, id) : sql`lower(${t.users.slug}) = lower(${key})`;
-  const [user] = await db
-    .select()
-    .from(t.users)
-    // A creator travelling in a country they block still sees their own profile.
-    .where(
-      and(where, activeUser(), or(notGeoBlocked(viewer, t.users.id), eq(t.users.id, viewer.user?.id ?? 0))),
-    );
-  if (!user) throw notFound();
-  return user;
-}
-
-/** Video flags for the viewer, limited to the page being shown. */
-async function likedAmong(db: Db, viewer: Viewer, ids: number[]): Promise<Set<number>> {
-  if (!viewer.key || ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: t.videoLikes.videoId })
-    .from(t.videoLikes)
-    .where(and(eq(t.videoLikes.viewerKey, viewer.key), inArray(t.videoLikes.videoId, ids)));
-  return new Set(rows.map((r) => r.id));
-}
-
 export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
+
+  /**
+   * The user behind `/v1/users/{id}` (numeric id or slug, any case), or 404. A creator who geo-blocks the
+   * viewer does not exist for that viewer: the same 404 as an unknown id, so blocking reveals nothing.
+   */
+  const findVisibleUser = async (params: unknown, viewer: Viewer) => {
+    if (!v.is(idOrSlug, params)) throw notFound();
+    const user = await q.visibleUser(db, params.id, viewer);
+    if (!user) throw notFound();
+    return user;
+  };
 
   const unknown = { description: 'Unknown or geo-blocked.', ...ERR };
 
@@ -69,38 +46,22 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   app.get('/v1/users/:id', { config: { doc: profileDoc } }, async (request) => {
     const viewer = await viewerOf(request, deps);
-    const user = await findVisibleUser(db, request.params, viewer);
-    const publicOfUser = and(eq(t.videos.userId, user.id), publicVideo());
-    const [links, contests, [totals], [followers], following] = await Promise.all([
-      db
-        .select()
-        .from(t.links)
-        .where(eq(t.links.userId, user.id))
-        .orderBy(asc(t.links.position), asc(t.links.id)),
-      db.select().from(t.contests).where(eq(t.contests.userId, user.id)).orderBy(asc(t.contests.id)),
-      db
-        .select({
-          likes: sql<number>`coalesce(sum(${t.videos.likeCount}), 0)::int`,
-          views: sql<number>`coalesce(sum(${t.videos.viewCount}), 0)::int`,
-        })
-        .from(t.videos)
-        .where(publicOfUser),
-      db.select({ count: sql<number>`count(*)::int` }).from(t.follows).where(eq(t.follows.modelId, user.id)),
-      viewer.user
-        ? db
-            .select({ id: t.follows.modelId })
-            .from(t.follows)
-            .where(and(eq(t.follows.followerId, viewer.user.id), eq(t.follows.modelId, user.id)))
-        : Promise.resolve([]),
+    const user = await findVisibleUser(request.params, viewer);
+    const [links, contests, totals, followers, following] = await Promise.all([
+      q.linksOf(db, user.id),
+      q.contestsOf(db, user.id),
+      q.publicTotals(db, user.id),
+      followerCount(db, user.id),
+      viewer.user ? isFollowing(db, viewer.user.id, user.id) : Promise.resolve(false),
     ]);
     return {
       data: presentUser(deps.storage, user, {
         links: links.map(presentLink),
         contests: contests.map(({ id, title, content }) => ({ id, title, content })),
-        totalLikes: totals?.likes ?? 0,
-        totalVideoViews: totals?.views ?? 0,
-        totalFollowers: followers?.count ?? 0,
-        isFollowing: following.length > 0,
+        totalLikes: totals.likes,
+        totalVideoViews: totals.views,
+        totalFollowers: followers,
+        isFollowing: following,
       }),
     };
   });
@@ -120,20 +81,15 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get('/v1/users/:id/videos', { config: { doc: videosDoc } }, async (request) => {
     const query = parse(pageQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
-    const user = await findVisibleUser(db, request.params, viewer);
+    const user = await findVisibleUser(request.params, viewer);
     const page = query.page ?? 1;
     const manages = viewer.user ? await canManageCreator(db, viewer.user, user.id) : false;
-    const filters: SQL[] = [eq(t.videos.userId, user.id)];
-    if (!manages) filters.push(publicVideo());
-    const rows = await db
-      .select()
-      .from(t.videos)
-      .where(and(...filters))
-      .orderBy(desc(t.videos.publishAt), desc(t.videos.id))
-      .limit(PER_PAGE + 1)
-      .offset((page - 1) * PER_PAGE);
+    const rows = await q.creatorVideos(db, user.id, manages, {
+      limit: PER_PAGE + 1,
+      offset: (page - 1) * PER_PAGE,
+    });
     const pageRows = rows.slice(0, PER_PAGE);
-    const liked = await likedAmong(
+    const liked = await q.likedAmong(
       db,
       viewer,
       pageRows.map((r) => r.id),
@@ -158,15 +114,11 @@ export default async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     const query = parse(userListQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const page = query.page ?? 1;
-    const filters: SQL[] = [eq(t.users.type, query.type), activeUser(), notGeoBlocked(viewer, t.users.id)];
-    if (query.gender) filters.push(inArray(t.users.gender, query.gender.split(',') as ('m' | 't')[]));
-    const rows = await db
-      .select()
-      .from(t.users)
-      .where(and(...filters))
-      .orderBy(desc(t.users.isLive), asc(t.users.name), asc(t.users.id))
-      .limit(PER_PAGE + 1)
-      .offset((page - 1) * PER_PAGE);
+    const genders = query.gender ? (query.gender.split(',') as ('m' | 't')[]) : undefined;
+    const rows = await q.creatorCards(db, { type: query.type, genders }, viewer, {
+      limit: PER_PAGE + 1,
+      offset: (page - 1) * PER_PAGE,
+    });
     return {
       data: rows.slice(0, PER_PAGE).map((u) => ({
         id: u.id,
