@@ -11,8 +11,8 @@
 // went, in the same transaction as those rows, and so do the weekly counts (weekly.ts).
 import { messages } from '../../src/contract/messages';
 import type { Db, Tx } from '../db/client';
-import { HttpError } from '../http/errors';
 import type { IdempotencyClaim, Outcome } from '../http/idempotency';
+import { DomainError } from '../util/domain-error';
 import * as q from './interactions-queries';
 import { noteLiker } from './likers';
 import { holdWeeklyWindow } from './weekly';
@@ -46,10 +46,8 @@ interface Pending extends Interaction {
 
 const claimId = (c: { scope: string; caller: string; key: string }) => `${c.scope}\n${c.caller}\n${c.key}`;
 const pairOf = (op: Interaction) => `${op.viewerKey}|${op.videoId}`;
-const keyReused = () =>
-  new HttpError(422, messages.server.idempotencyKeyReused, {
-    'Idempotency-Key': [messages.server.idempotencyKeyReused],
-  });
+// A refusal in the service's terms: the error handler answers it as the 422 that idempotent() throws.
+const keyReused = () => new DomainError('invalid', messages.server.idempotencyKeyReused, 'Idempotency-Key');
 
 /** Each post's answer or error, by its index in the batch; undefined until known. */
 type Results = (WriteOutcome | Error | undefined)[];
