@@ -264,7 +264,7 @@ function answerOf(op: Interaction, running: Running, counted: boolean): WriteOut
   };
 }
 
-/** A later post of a key in the batch gets its first post's answer, as a replay, if it is the same request. */
+/** A later post of a key in the batch gets its first post's answer as a replay, if it is the same request. */
 function answerFollowers(ops: Interaction[], followers: [number, number][], results: Results) {
   for (const [i, leader] of followers) {
     const own = ops[i]?.claim as IdempotencyClaim;

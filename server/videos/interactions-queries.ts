@@ -158,7 +158,7 @@ export async function liked(tx: Tx, pairs: Pair[]): Promise<{ key: string; id: n
     );
 }
 
-/** Deletes the like rows of `pairs`; per row deleted, its video and whether its video's weekly count had it. */
+/** Deletes the like rows of `pairs`; per row deleted, its video and whether the weekly count had it. */
 export async function deleteLikes(tx: Tx, pairs: Pair[]): Promise<{ videoId: number; counted: boolean }[]> {
   const vl = t.videoLikes;
   return tx
