@@ -57,7 +57,7 @@ export function nextReview(state: ReviewState, event: ReviewEvent): ReviewOutcom
 }
 
 /**
- * The columns an upload takes when its lowest rendition is out (server/media/pipeline.ts writes them with
+ * The columns an upload takes when its lowest rendition is out (server/media/pipeline/ writes them with
  * `approved`): the first move of every upload's review.
  */
 export function queueOnMediaReady(mode: UploadReview, now: Date) {

@@ -45,7 +45,7 @@ const withoutFallback = (url: string) =>
 
 /**
  * Cache-Control of a media file. A master playlist grows while a fresh upload's higher renditions finish
- * (server/media/pipeline.ts), so caches may keep it only for a few seconds: long enough for the player to
+ * (server/media/pipeline/), so caches may keep it only for a few seconds: long enough for the player to
  * reuse the copy index.html asked for at boot, short enough that the next view sees the whole ladder (a
  * player reads the master once per view anyway). Media playlists and segments are complete before any master
  * names them; their paths contain the video's key and are replaced whole on re-transcode, so they keep

@@ -4,7 +4,6 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { videos } from '../db/schema';
 import type { QueueSpec } from '../jobs/boss';
-import { demoPattern, demoSeconds, demoToneHz } from '../seed/patterns';
 import { contentChanged } from '../videos/freshness';
 import {
   AUDIO_KBPS,
@@ -17,6 +16,7 @@ import {
   stillImageArgs,
 } from './args';
 import { ffmpeg } from './ffmpeg';
+import { demoPattern, demoSeconds, demoToneHz } from './patterns';
 import { discardIfDeleted, finishPoster, UNFINISHED } from './pipeline';
 import { type MediaStorage, videoMediaDir } from './storage';
 

@@ -1,7 +1,6 @@
 // Likes, views, ratings and reports. Every counter on videos (like_count, view_count, rating_count,
 // rating_sum) changes in the same transaction as the row it summarises, so they can never drift apart.
 // Likes and views are written in batches (videos/interaction-writes.ts), since a watching crowd sends many.
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import {
@@ -14,7 +13,6 @@ import {
   videoViewSchema,
 } from '../../src/contract';
 import { canManageCreator } from '../auth/permissions';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import {
   ERR,
@@ -34,10 +32,8 @@ import { limitGuestAction, reportLimit } from '../http/rate-limit';
 import { parse } from '../http/validate';
 import { callerKey, identifiedViewer, requireUser, viewerOf } from '../http/viewer';
 import { VIEW_WINDOW_HOURS, writeInteraction } from '../videos/interaction-writes';
+import * as q from '../videos/interactions-queries';
 import { visibleVideoId } from '../videos/listing';
-import { publicVideo } from '../videos/visibility';
-
-export { VIEW_WINDOW_HOURS };
 
 const OWN_VIDEO = 'You cannot rate your own video.';
 
@@ -171,48 +167,21 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
     const viewer = await viewerOf(request, deps);
     const videoId = await visibleVideoId(db, viewer, input.video_id);
     // A rating is a viewer's opinion: the creator and whoever manages them (studio) would only skew it.
-    const [video] = await db
-      .select({ userId: t.videos.userId })
-      .from(t.videos)
-      .where(eq(t.videos.id, videoId));
+    const video = await q.videoCreator(db, videoId);
     if (video && (await canManageCreator(db, user, video.userId))) {
       throw new HttpError(403, OWN_VIDEO);
     }
-    return db.transaction(async (tx) => {
-      // Rates of one video take turns: two first ratings at once would both find no earlier rating (there is
-      // no row yet to lock) and both add 1 to rating_count.
-      await tx.select({ id: t.videos.id }).from(t.videos).where(eq(t.videos.id, videoId)).for('update');
-      // Re-rating replaces the earlier rating: the sum moves by the difference, the count stays.
-      const [previous] = await tx
-        .select({ rating: t.videoRatings.rating })
-        .from(t.videoRatings)
-        .where(and(eq(t.videoRatings.videoId, videoId), eq(t.videoRatings.userId, user.id)));
-      await tx
-        .insert(t.videoRatings)
-        .values({ videoId, userId: user.id, rating: input.rating })
-        .onConflictDoUpdate({
-          target: [t.videoRatings.videoId, t.videoRatings.userId],
-          set: { rating: input.rating, updatedAt: sql`now()` },
-        });
-      const [video] = await tx
-        .update(t.videos)
-        .set({
-          ratingCount: sql`${t.videos.ratingCount} + ${previous ? 0 : 1}`,
-          ratingSum: sql`${t.videos.ratingSum} + ${input.rating - (previous?.rating ?? 0)}`,
-        })
-        .where(eq(t.videos.id, videoId))
-        .returning({ ratingCount: t.videos.ratingCount, ratingSum: t.videos.ratingSum });
-      const count = video?.ratingCount ?? 0;
-      return {
-        data: {
-          videoId,
-          rating: input.rating,
-          isRated: true,
-          ratingCount: count,
-          ratingAverage: count ? Math.round(((video?.ratingSum ?? 0) / count) * 100) / 100 : 0,
-        },
-      };
-    });
+    const totals = await q.rateVideo(db, videoId, user.id, input.rating);
+    const count = totals?.ratingCount ?? 0;
+    return {
+      data: {
+        videoId,
+        rating: input.rating,
+        isRated: true,
+        ratingCount: count,
+        ratingAverage: count ? Math.round(((totals?.ratingSum ?? 0) / count) * 100) / 100 : 0,
+      },
+    };
   });
 
   const report = replayable({
@@ -244,24 +213,18 @@ export default async function interactionRoutes(app: FastifyInstance, deps: AppD
       // Only a public video can be reported (geo-blocking aside: the reporter may have seen it elsewhere).
       // One that is held, scheduled, in error or being deleted answers as a missing one, or the answer would
       // tell that it exists.
-      const [video] = await db
-        .select({ id: t.videos.id })
-        .from(t.videos)
-        .where(and(eq(t.videos.id, input.video_id), publicVideo()));
-      if (!video) throw notFound(messages.video.notFound);
+      const videoId = await q.publicVideoId(db, input.video_id);
+      if (videoId === undefined) throw notFound(messages.video.notFound);
       return idempotent(deps, request, reply, 'report-video', async (tx) => {
-        const [row] = await tx
-          .insert(t.reports)
-          .values({
-            videoId: video.id,
-            userId: viewer.user?.id ?? null,
-            guestId: viewer.guestId,
-            email: input.email || viewer.user?.email || null,
-            reason: input.reason,
-            message: input.message,
-          })
-          .returning({ id: t.reports.id });
-        return { status: 201, body: { message: reportMessages.sent, data: { id: row?.id } } };
+        const id = await q.insertReport(tx, {
+          videoId,
+          userId: viewer.user?.id ?? null,
+          guestId: viewer.guestId,
+          email: input.email || viewer.user?.email || null,
+          reason: input.reason,
+          message: input.message,
+        });
+        return { status: 201, body: { message: reportMessages.sent, data: { id } } };
       });
     },
   );

@@ -7,6 +7,7 @@ import * as t from '../db/schema';
 import type { Jobs } from '../jobs/boss';
 import { DEMO_MEDIA_QUEUE, generateStill } from '../media/demo';
 import { ensureHouseInstream } from '../media/house-ads';
+import { stillPattern } from '../media/patterns';
 import { liveJobsOf, UNFINISHED } from '../media/pipeline';
 import { type MediaStorage, newMediaKey } from '../media/storage';
 import { slugify } from '../util/slug';
@@ -22,7 +23,6 @@ import {
   demoWebcamSites,
   videoOwners,
 } from './content';
-import { stillPattern } from './patterns';
 
 const STATE_KEY = 'demo-seed';
 type SeedState = 'rows' | 'stills';

@@ -173,7 +173,7 @@ export async function approveUpload(
 
 /**
  * The video approved with its whole ladder: approved means playable from the lowest rendition, and the row
- * keeps a media heartbeat until the MP4 and the higher renditions are published (server/media/pipeline.ts).
+ * keeps a media heartbeat until the MP4 and the higher renditions are published (server/media/pipeline/).
  */
 export async function waitForLadder(db: Db, id: number, timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;

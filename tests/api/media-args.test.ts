@@ -19,8 +19,8 @@ import {
   tileArgs,
 } from '../../server/media/args';
 import { DEMO_LADDER, demoClip } from '../../server/media/demo';
+import { demoPattern, demoSeconds } from '../../server/media/patterns';
 import { MediaRejection, readProbe } from '../../server/media/probe';
-import { demoPattern, demoSeconds } from '../../server/seed/patterns';
 
 const flag = (args: string[], name: string) => args[args.indexOf(name) + 1];
 

@@ -2,7 +2,7 @@
 // real app, then the real jobs (preprocess, then the lowest rendition alone with the MP4 fallback, then 540p
 // to 1080p on the ladder queue), timed from the start of the final PATCH (the last byte, an upper bound) by the
 // row changes: "first playable" is the approval (the master playlist lists 360p), "full ladder" the end of
-// the heartbeat an approved row keeps while renditions follow (server/media/pipeline.ts). TRANSCODE_RUNS
+// the heartbeat an approved row keeps while renditions follow (server/media/pipeline/). TRANSCODE_RUNS
 // uploads (3 by default) one after another, each only once the previous ladder is complete; then two uploads
 // back to back, the second sent as the first becomes playable (a creator posting two clips), where the
 // second's first rendition must not wait for the first's ladder. The load average is printed because this

@@ -1,5 +1,7 @@
 // Recipes for demo media: abstract moving patterns from ffmpeg's built-in sources, no people. Each recipe
-// is deterministic in its index so an interrupted first start regenerates exactly the same clip.
+// is deterministic in its index so an interrupted first start regenerates exactly the same clip. They live
+// in media, not seed, because demo.ts renders them and media sits below seed: the seed imports its stills
+// from here.
 
 /** Palettes as lutrgb channel weights: the same pattern in another colour reads as another video. */
 const palettes = [
