@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps';
+import { databaseAnswers } from '../health/queries';
 
 /** How long a dependency may take to answer a readiness probe before it counts as down. */
 const CHECK_MS = 2000;
@@ -29,7 +29,7 @@ export default async function healthRoutes(app: FastifyInstance, deps: AppDeps) 
       );
     };
     await Promise.all([
-      probe('database', () => deps.database.db.execute(sql`select 1`)),
+      probe('database', () => databaseAnswers(deps.database.db)),
       probe('storage', () => deps.storage.check()),
       ...(app.redis ? [probe('redis', () => (app.redis as NonNullable<typeof app.redis>).ping())] : []),
     ]);
