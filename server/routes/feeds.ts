@@ -15,6 +15,7 @@ import {
 import { managedBy } from '../auth/permissions';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { rankedVideos } from '../discover/queries';
 import { ERR, invalidList, listedVideos, type Operation, videoPage } from '../http/doc';
 import { notFound } from '../http/errors';
 import { parse } from '../http/validate';
@@ -36,7 +37,6 @@ import {
   visibleTo,
   visibleVideo,
 } from '../videos/listing';
-import { rankedVideos } from './discover';
 
 const MAX_PER_PAGE = 100;
 /** A ranked discover group's session stops at this many videos. */
