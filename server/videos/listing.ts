@@ -303,6 +303,7 @@ export const chronoCursorSchema = v.object({
   p: cursorTime,
   i: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_ID)),
 });
+export type ChronoCursor = v.InferOutput<typeof chronoCursorSchema>;
 
 /**
  * The keyset condition "after (p, i)" in `publish_at desc, id desc` order. Videos published later than
@@ -312,7 +313,7 @@ export const chronoCursorSchema = v.object({
 // exact, and ordering by the bare column lets every list walk videos_public instead of sorting each video.
 export const chronoOrder = [desc(t.videos.publishAt), desc(t.videos.id)];
 
-export function afterChrono(cursor: v.InferOutput<typeof chronoCursorSchema> | undefined): SQL | undefined {
+export function afterChrono(cursor: ChronoCursor | undefined): SQL | undefined {
   if (!cursor) return undefined;
   const at = new Date(cursor.p).toISOString();
   return sql`(${t.videos.publishAt}, ${t.videos.id}) < (${at}::timestamptz, ${cursor.i})`;
