@@ -1,6 +1,5 @@
 // Newest-first lists (tag, category, cam site, sidebar, rating) and the tag lists. All page by keyset
 // cursor, so videos published while someone scrolls neither repeat nor hide anything on later pages.
-import { and, asc, eq, exists, not, notExists, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import {
@@ -12,18 +11,16 @@ import {
   tagListQuerySchema,
   tagListSchema,
 } from '../../src/contract';
-import { managedBy } from '../auth/permissions';
-import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
+import { rankedVideos } from '../discover/queries';
+import * as q from '../feeds/queries';
 import { ERR, invalidList, listedVideos, type Operation, videoPage } from '../http/doc';
 import { notFound } from '../http/errors';
 import { parse } from '../http/validate';
 import { type Viewer, viewerOf } from '../http/viewer';
 import {
-  afterChrono,
   chronoCursorOf,
   chronoCursorSchema,
-  chronoOrder,
   decodeCursor,
   encodeCursor,
   nextLink,
@@ -31,12 +28,9 @@ import {
   pageOffset,
   presentForViewer,
   rankedSessionPage,
-  tagHasVisibleVideo,
   type VideoRow,
-  visibleTo,
   visibleVideo,
 } from '../videos/listing';
-import { rankedVideos } from './discover';
 
 const MAX_PER_PAGE = 100;
 /** A ranked discover group's session stops at this many videos. */
@@ -48,7 +42,7 @@ const MAX_RANKED = 200;
  */
 const SLUG = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
 
-const idOrSlug = (value: string): { id: number } | { slug: string } | null =>
+const idOrSlug = (value: string): q.Ref | null =>
   /^\d{1,10}$/.test(value) ? { id: idOf(value) ?? 0 } : SLUG.test(value) ? { slug: value } : null;
 
 /** The reference entry of a newest-first list; `notFound` names what its path may fail to find. */
@@ -92,24 +86,21 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
    */
   async function chronoList(
     request: FastifyRequest,
-    opts: { perPage: number; filters: (viewer: Viewer) => SQL[]; first?: VideoRow },
+    opts: { perPage: number; filters: (viewer: Viewer) => q.VideoFilter[]; first?: VideoRow },
   ) {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const cursor = decodeCursor(chronoCursorSchema, query.cursor);
     const perPage = Math.min(query.per_page ?? opts.perPage, MAX_PER_PAGE);
-    const filters = [...visibleTo(viewer, query.gender), ...opts.filters(viewer)];
-    const after = afterChrono(cursor);
-    if (after) filters.push(after);
-    if (opts.first) filters.push(sql`${t.videos.id} <> ${opts.first.id}`);
     const lead = opts.first && opensList(query) ? [opts.first] : [];
-    const rows = await db
-      .select()
-      .from(t.videos)
-      .where(and(...filters))
-      .orderBy(...chronoOrder)
-      .limit(perPage - lead.length + 1)
-      .offset(pageOffset(query, perPage, opts.first ? 1 : 0));
+    const rows = await q.newestFirst(db, viewer, {
+      gender: query.gender,
+      filters: opts.filters(viewer),
+      after: cursor,
+      exclude: opts.first?.id,
+      limit: perPage - lead.length + 1,
+      offset: pageOffset(query, perPage, opts.first ? 1 : 0),
+    });
     const page = rows.slice(0, perPage - lead.length);
     const last = page.at(-1);
     const more = rows.length > page.length;
@@ -129,27 +120,10 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
   async function findTag(key: string) {
     const ref = idOrSlug(key);
     if (!ref) throw notFound();
-    const [tag] = await db
-      .select()
-      .from(t.tags)
-      .where('id' in ref ? eq(t.tags.id, ref.id) : eq(t.tags.slug, ref.slug.toLowerCase()));
+    const tag = await q.tagByRef(db, ref);
     if (!tag) throw notFound();
     return tag;
   }
-
-  const withTag = (tagId: number) =>
-    exists(
-      db
-        .select({ one: sql`1` })
-        .from(t.videoTags)
-        .where(and(eq(t.videoTags.videoId, t.videos.id), eq(t.videoTags.tagId, tagId))),
-    );
-
-  const ratedBy = (viewer: Viewer) =>
-    db
-      .select({ one: sql`1` })
-      .from(t.videoRatings)
-      .where(and(eq(t.videoRatings.videoId, t.videos.id), eq(t.videoRatings.userId, viewer.user?.id ?? 0)));
 
   const byTag = newestFirstDoc('Videos with a tag (id or slug)', 30, { notFound: unknownTag });
   app.get<{ Params: { tag: string } }>(
@@ -157,7 +131,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     { config: { doc: byTag } },
     async (request) => {
       const tag = await findTag(request.params.tag);
-      return chronoList(request, { perPage: 30, filters: () => [withTag(tag.id)] });
+      return chronoList(request, { perPage: 30, filters: () => [q.withTag(db, tag.id)] });
     },
   );
 
@@ -172,7 +146,7 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       const tag = await findTag(request.params.tag);
       const viewer = await viewerOf(request, deps);
       const first = await visibleVideo(db, viewer, idOf(request.params.id) ?? 0);
-      return chronoList(request, { perPage: 10, filters: () => [withTag(tag.id)], first });
+      return chronoList(request, { perPage: 10, filters: () => [q.withTag(db, tag.id)], first });
     },
   );
 
@@ -216,19 +190,9 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       }
       const ref = idOrSlug(request.params.category);
       if (!ref) throw notFound();
-      const [category] = await db
-        .select()
-        .from(t.categories)
-        .where('id' in ref ? eq(t.categories.id, ref.id) : eq(t.categories.slug, ref.slug.toLowerCase()));
+      const category = await q.categoryByRef(db, ref);
       if (!category) throw notFound();
-      const inCategory = exists(
-        db
-          .select({ one: sql`1` })
-          .from(t.videoCategories)
-          .where(
-            and(eq(t.videoCategories.videoId, t.videos.id), eq(t.videoCategories.categoryId, category.id)),
-          ),
-      );
+      const inCategory = q.inCategory(db, category.id);
       return chronoList(request, { perPage: 30, filters: () => [inCategory] });
     },
   );
@@ -242,19 +206,9 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request) => {
       const ref = idOrSlug(request.params.site);
       if (!ref) throw notFound();
-      const [site] = await db
-        .select()
-        .from(t.webcamSites)
-        .where('id' in ref ? eq(t.webcamSites.id, ref.id) : eq(t.webcamSites.slug, ref.slug.toLowerCase()));
+      const site = await q.webcamSiteByRef(db, ref);
       if (!site) throw notFound();
-      const onSite = exists(
-        db
-          .select({ one: sql`1` })
-          .from(t.creatorWebcamSites)
-          .where(
-            and(eq(t.creatorWebcamSites.userId, t.videos.userId), eq(t.creatorWebcamSites.siteId, site.id)),
-          ),
-      );
+      const onSite = q.onSite(db, site.id);
       return chronoList(request, { perPage: 30, filters: () => [onSite] });
     },
   );
@@ -264,14 +218,8 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     chronoList(request, { perPage: 20, filters: () => [] }),
   );
 
-  // "Rated" means rated by this user; guests have rated nothing, so every video is unrated for them.
-  // Unrated is what the user may still rate: their own videos and their studio's are a 403, so they stay out.
   const unrated = (request: FastifyRequest) =>
-    chronoList(request, {
-      perPage: 30,
-      filters: (viewer) =>
-        viewer.user ? [notExists(ratedBy(viewer)), not(managedBy(viewer.user, t.videos.userId))] : [],
-    });
+    chronoList(request, { perPage: 30, filters: (viewer) => q.unratedBy(db, viewer) });
   const unratedRules =
     'For the rating screen and the rating mode: what the user may still rate (not their own videos nor ' +
     'their studio’s, which are a 403 to rate). Guests have rated nothing: every video.';
@@ -281,16 +229,10 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     rules: 'Guests have rated nothing: empty.',
   });
   app.get('/v1/video-rating/rated', { config: { doc: rated } }, (request) =>
-    chronoList(request, {
-      perPage: 30,
-      filters: (viewer) => (viewer.user ? [exists(ratedBy(viewer))] : [sql`false`]),
-    }),
+    chronoList(request, { perPage: 30, filters: (viewer) => q.ratedByViewer(db, viewer) }),
   );
 
-  /**
-   * Tags in name order with at least one video this viewer may see (gender, geo-blocking), by keyset on
-   * (lower(name), id).
-   */
+  /** Tags in name order with at least one video this viewer may see. */
   async function tagList(request: FastifyRequest) {
     const query = parse(tagListQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
@@ -302,19 +244,13 @@ export default async function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       }),
       query.cursor,
     );
-    const filters: SQL[] = [tagHasVisibleVideo(db, viewer, t.tags.id, query.gender)];
-    if (query.search) {
-      const escaped = query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-      filters.push(sql`lower(${t.tags.name}) like ${`%${escaped}%`}`);
-    }
-    if (cursor) filters.push(sql`(lower(${t.tags.name}), ${t.tags.id}) > (${cursor.n}, ${cursor.i})`);
-    const rows = await db
-      .select({ id: t.tags.id, name: t.tags.name, slug: t.tags.slug })
-      .from(t.tags)
-      .where(and(...filters))
-      .orderBy(sql`lower(${t.tags.name})`, asc(t.tags.id))
-      .limit(perPage + 1)
-      .offset(pageOffset(query, perPage));
+    const rows = await q.tagsInNameOrder(db, viewer, {
+      gender: query.gender,
+      search: query.search,
+      after: cursor,
+      limit: perPage + 1,
+      offset: pageOffset(query, perPage),
+    });
     const page = rows.slice(0, perPage);
     const last = page.at(-1);
     return {

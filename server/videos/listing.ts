@@ -6,17 +6,18 @@ import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
 import { coalesce } from '../db/coalesce';
 import * as t from '../db/schema';
-import { HttpError, notFound } from '../http/errors';
 import type { Viewer } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
+import { DomainError } from '../util/domain-error';
 import { mayHaveLiked } from './likers';
 import { presentVideos, type ViewerFlags } from './present';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 export type VideoRow = typeof t.videos.$inferSelect;
 
-export const invalidCursor = () =>
-  new HttpError(422, messages.server.invalidCursor, { cursor: [messages.server.invalidCursor] });
+// A service's refusals (util/domain-error.ts): the HTTP layer answers them 422 with `errors.cursor`, and 404.
+export const invalidCursor = () => new DomainError('invalid', messages.server.invalidCursor, 'cursor');
+const videoNotFound = () => new DomainError('not_found', messages.video.notFound);
 
 /**
  * The times a cursor may carry (ms): years 1 to 9999. PostgreSQL reads no other ISO form (a JS Date beyond
@@ -74,7 +75,7 @@ export async function visibleVideo(db: Db, viewer: Viewer, id: number): Promise<
     .select()
     .from(t.videos)
     .where(and(eq(t.videos.id, id), ...visibleTo(viewer)));
-  if (!row) throw notFound(messages.video.notFound);
+  if (!row) throw videoNotFound();
   return row;
 }
 
@@ -112,7 +113,7 @@ export async function visibleVideoId(db: Db, viewer: Viewer, id: number): Promis
     visibleIdReaders.set(db, read);
   }
   if (!(await read(`${viewer.country ?? ''}|${viewer.region ?? ''}#${id}`))) {
-    throw notFound(messages.video.notFound);
+    throw videoNotFound();
   }
   return id;
 }
@@ -303,6 +304,7 @@ export const chronoCursorSchema = v.object({
   p: cursorTime,
   i: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_ID)),
 });
+export type ChronoCursor = v.InferOutput<typeof chronoCursorSchema>;
 
 /**
  * The keyset condition "after (p, i)" in `publish_at desc, id desc` order. Videos published later than
@@ -312,7 +314,7 @@ export const chronoCursorSchema = v.object({
 // exact, and ordering by the bare column lets every list walk videos_public instead of sorting each video.
 export const chronoOrder = [desc(t.videos.publishAt), desc(t.videos.id)];
 
-export function afterChrono(cursor: v.InferOutput<typeof chronoCursorSchema> | undefined): SQL | undefined {
+export function afterChrono(cursor: ChronoCursor | undefined): SQL | undefined {
   if (!cursor) return undefined;
   const at = new Date(cursor.p).toISOString();
   return sql`(${t.videos.publishAt}, ${t.videos.id}) < (${at}::timestamptz, ${cursor.i})`;

@@ -1,6 +1,6 @@
 // Rows → the shapes of src/contract. One function per entity so every route answers the same fields.
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { Link, PublicUser, Video } from '../../src/contract';
+import type { CreatorCard, Link, PublicUser, Video } from '../../src/contract';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { MediaStorage } from '../media/storage';
@@ -132,4 +132,14 @@ export const userFields = (storage: MediaStorage, user: UserRow) => ({
   gender: user.gender,
   isLive: user.isLive ? (1 as const) : (0 as const),
   isVerified: user.verificationStatus,
+});
+
+/** A creator as discover and search list them. */
+export const presentCreatorCard = (storage: MediaStorage, u: UserRow): CreatorCard => ({
+  id: u.id,
+  slug: u.slug,
+  name: u.name,
+  avatar: storage.url(u.avatarPath),
+  isLive: u.isLive ? 1 : 0,
+  type: u.type === 'channel' ? 'channel' : 'model',
 });

@@ -3,7 +3,7 @@
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
-import { rankScore } from '../../server/routes/videos';
+import { rankScore } from '../../server/videos/ranking';
 import { publicVideo } from '../../server/videos/visibility';
 import { createTestContext, insertUser, type TestContext } from './helpers';
 

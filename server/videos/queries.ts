@@ -1,0 +1,15 @@
+// The SQL of one video as its owner handles it (the lists' SQL is in listing.ts and ranking.ts).
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import * as t from '../db/schema';
+import type { VideoRow } from './listing';
+
+export async function videoById(db: Db, id: number): Promise<VideoRow | undefined> {
+  const [video] = await db.select().from(t.videos).where(eq(t.videos.id, id));
+  return video;
+}
+
+/** Status `deleting` hides the video everywhere at once; the cleanup job then removes its media and row. */
+export async function markDeleting(db: Db, id: number) {
+  await db.update(t.videos).set({ status: 'deleting', updatedAt: new Date() }).where(eq(t.videos.id, id));
+}
