@@ -231,13 +231,13 @@ export const videos = pgTable(
   (t) => [
     index('videos_public').on(t.status, t.publishAt, t.id),
     index('videos_user').on(t.userId, t.id),
-    // The home feed's engagement term (routes/videos.ts, ENGAGEMENT: the same expression, or the planner
+    // The home feed's engagement term (server/videos/ranking.ts, ENGAGEMENT: the same expression, or the planner
     // cannot use this index), so that its best-engaged candidates are an index walk, not a sort of every video.
     index('videos_engagement').on(
       t.status,
       sql`greatest(1 + 3 * ${t.likeCount} + 0.25 * ${t.viewCount} + 2 * (${t.ratingSum} - 3 * ${t.ratingCount}), 0.1)`,
     ),
-    // Discover's four groups (routes/discover.ts, rankedVideos): their top ten are a walk down one of these,
+    // Discover's four groups (server/discover/queries.ts, rankedVideos): their top ten are a walk down one of these,
     // not a sort of every public video.
     index('videos_liked').on(t.status, t.likeCount, t.id),
     index('videos_viewed').on(t.status, t.viewCount, t.id),

@@ -1,4 +1,4 @@
-// The home feed ranks from a few hundred candidates instead of scoring every video (routes/videos.ts,
+// The home feed ranks from a few hundred candidates instead of scoring every video (server/videos/ranking.ts,
 // topRanked): its pages must be exactly those of the full ranking, on a catalogue larger than the candidates.
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
