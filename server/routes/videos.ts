@@ -4,7 +4,6 @@ import {
   feedQuerySchema,
   idOf,
   messages,
-  type Video,
   type VideoDeleteResponse,
   videoDeleteResponseSchema,
 } from '../../src/contract';
@@ -22,46 +21,19 @@ import {
 import { HttpError, notFound } from '../http/errors';
 import type { IdParams } from '../http/params';
 import { parse } from '../http/validate';
-import { requireUser, type Viewer, viewerOf } from '../http/viewer';
+import { requireUser, viewerOf } from '../http/viewer';
 import { cleanupVideo, VIDEO_CLEANUP_QUEUE } from '../media/cleanup';
-import { contentChanged, memo } from '../videos/freshness';
-import {
-  nextLink,
-  opensList,
-  pageOffset,
-  presentForViewer,
-  type VideoRow,
-  viewerFlags,
-  visibleVideo,
-} from '../videos/listing';
-import { presentVideos } from '../videos/present';
+import { contentChanged } from '../videos/freshness';
+import { type FeedPage, homeFeed } from '../videos/home-feed';
+import { nextLink } from '../videos/listing';
 import * as q from '../videos/queries';
-import { homeFeedPage, MAX_SESSION_VIDEOS, RANKING } from '../videos/ranking';
+import { MAX_SESSION_VIDEOS, RANKING } from '../videos/ranking';
 
 const DEFAULT_PER_PAGE = 10;
-/** First pages kept in memory at most (filters × page size × place). */
-const FIRST_PAGE_KEYS = 2000;
-const anonymous: Viewer = {
-  user: undefined,
-  guestId: undefined,
-  key: undefined,
-  country: undefined,
-  region: undefined,
-};
 const MAX_PER_PAGE = 50;
 
 export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
-
-  const answer = async (
-    request: FastifyRequest,
-    viewer: Viewer,
-    rows: VideoRow[],
-    cursor: string | null,
-  ) => ({
-    data: await presentForViewer(db, deps.storage, viewer, rows),
-    links: { next: nextLink('/v1/videos', request.query as Record<string, unknown>, cursor) },
-  });
 
   const sessionRules =
     'The cursor carries the snapshot time and the ids already served; each page is the best-ranked videos ' +
@@ -79,45 +51,17 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
     description: `${RANKING} ${sessionRules}`,
     responses: { 200: videoPage, 422: invalidList },
   };
-  // Page 1 is the same for every viewer of a filter and place but for their own isLiked / isRated: it is
-  // ranked and presented once per FEED_CACHE_MS per key (sooner when a video is published or deleted here),
-  // and each request adds only its viewer's flags. Later pages follow their session's cursor as before.
-  const firstPages = memo<{ rows: VideoRow[]; cursor: string | null; videos: Video[] }>(
-    db,
-    () => deps.config.feedCacheMs,
-    FIRST_PAGE_KEYS,
-  );
+  // Every page is ranked once per FEED_CACHE_MS for every viewer of a filter and place (videos/home-feed.ts).
+  const feed = homeFeed({ db, storage: deps.storage, config: deps.config });
+  const answer = (request: FastifyRequest, page: FeedPage) => ({
+    data: page.videos,
+    links: { next: nextLink('/v1/videos', request.query as Record<string, unknown>, page.cursor) },
+  });
   app.get('/v1/videos', { config: { doc: homeDoc } }, async (request) => {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    if (!opensList(query)) {
-      const page = await homeFeedPage(db, viewer, query, perPage, pageOffset(query, perPage));
-      return answer(request, viewer, page.rows, page.cursor);
-    }
-    const place = { country: viewer.country, region: viewer.region };
-    const key = `${query.gender ?? ''}|${query.tags ?? ''}|${perPage}|${place.country ?? ''}|${place.region ?? ''}`;
-    const first = await firstPages(key, async () => {
-      const page = await homeFeedPage(db, { ...anonymous, ...place }, query, perPage, 0);
-      return { ...page, videos: await presentVideos(db, deps.storage, page.rows) };
-    });
-    const flags = viewer.key
-      ? await viewerFlags(
-          db,
-          viewer,
-          first.rows.map((r) => r.id),
-        )
-      : undefined;
-    return {
-      data: flags
-        ? first.videos.map((video) => ({
-            ...video,
-            isLiked: flags.liked.has(video.id),
-            isRated: flags.rated.has(video.id),
-          }))
-        : first.videos,
-      links: { next: nextLink('/v1/videos', request.query as Record<string, unknown>, first.cursor) },
-    };
+    return answer(request, await feed.page(viewer, query, perPage));
   });
 
   const startDoc: Operation = {
@@ -133,18 +77,8 @@ export default async function videoRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get<IdParams>('/v1/videos/start/:id', { config: { doc: startDoc } }, async (request) => {
     const query = parse(feedQuerySchema, request.query);
     const viewer = await viewerOf(request, deps);
-    const first = await visibleVideo(db, viewer, idOf(request.params.id) ?? 0);
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    const opening = opensList(query);
-    const page = await homeFeedPage(
-      db,
-      viewer,
-      query,
-      opening ? perPage - 1 : perPage,
-      pageOffset(query, perPage, 1),
-      [first.id],
-    );
-    return answer(request, viewer, opening ? [first, ...page.rows] : page.rows, page.cursor);
+    return answer(request, await feed.startingAt(viewer, idOf(request.params.id) ?? 0, query, perPage));
   });
 
   const deleteDoc: Operation = {

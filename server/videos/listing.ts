@@ -252,6 +252,13 @@ export function decodeSeen(seen: string): number[] {
   });
 }
 
+/** A ranked session's cursor from the same snapshot as `cursor`, with `served` as every video served so far. */
+export function continueSession(cursor: string, served: number[]): string {
+  const state = decodeCursor(rankCursorSchema, cursor);
+  if (!state) throw invalidCursor();
+  return encodeCursor({ at: state.at, seen: encodeSeen(served) });
+}
+
 /** What a ranked list reads for one page: `limit` videos in rank order, under `filters` too. */
 export interface RankRead {
   /** Snapshot time of page 1, for ranks and windows that depend on the time. */

@@ -163,3 +163,74 @@ describe('GET /v1/videos page 1 from memory', () => {
     expect(hit.id).toBeGreaterThan(0);
   });
 });
+
+describe('later pages and shared links from memory', () => {
+  let mem: TestContext;
+  let creatorId: number;
+  const byTitle: Record<string, number> = {};
+  beforeAll(async () => {
+    mem = await createTestContext({ config: { feedCacheMs: 60_000 } });
+    creatorId = (await insertUser(mem, { gender: 'm' })).id;
+    const now = Date.now();
+    for (let i = 0; i < 10; i++) {
+      const video = await insertVideo(mem, {
+        userId: creatorId,
+        title: `m${i}`,
+        likeCount: i * 3,
+        publishAt: new Date(now - (10 - i) * 3600_000),
+      });
+      byTitle[`m${i}`] = video.id;
+    }
+  });
+  afterAll(() => mem.close());
+  const get = async (url: string) => {
+    const res = await mem.app.inject({ method: 'GET', url });
+    expect(res.statusCode, url).toBe(200);
+    return v.parse(videoListSchema, res.json());
+  };
+  /** Every title of a session, following links.next to its end. */
+  const session = async (url: string) => {
+    const titles: string[] = [];
+    for (let next: string | null = url; next; ) {
+      const page: Awaited<ReturnType<typeof get>> = await get(next);
+      titles.push(...page.data.map((x) => x.title));
+      next = page.links.next;
+    }
+    return titles;
+  };
+
+  it('opens a shared link on its video, then the home feed without it, every video once', async () => {
+    const home = await session('/v1/videos?per_page=4');
+    expect([...home].sort()).toEqual(Object.keys(byTitle).sort());
+    // A video of page 1, another one, and the last of the feed (not on page 1).
+    for (const pick of [home[0], home[2], home[9]] as string[]) {
+      const start = await session(`/v1/videos/start/${byTitle[pick]}?per_page=4`);
+      expect(start, pick).toEqual([pick, ...home.filter((x) => x !== pick)]);
+    }
+  });
+
+  it('gives the crowd behind one page 1 the same page 2 until the period ends, but drops a deleted video at once', async () => {
+    const first = await get('/v1/videos?per_page=4');
+    const next = first.links.next ?? '';
+    const second = (await get(next)).data.map((x) => x.title);
+    const served = new Set([...first.data.map((x) => x.title), ...second]);
+    // A video further down becomes a hit behind the API's back: ranked afresh, it would lead page 2.
+    const later = Object.keys(byTitle).find((x) => !served.has(x)) ?? '';
+    await mem.database.db
+      .update(t.videos)
+      .set({ likeCount: 100_000 })
+      .where(eq(t.videos.id, byTitle[later] ?? 0));
+    expect((await get(next)).data.map((x) => x.title)).toEqual(second);
+    const token = await issueAccessToken(mem.database.db, creatorId, false);
+    const gone = second[0] ?? '';
+    const deleted = await mem.app.inject({
+      method: 'GET',
+      url: `/v1/videos/${byTitle[gone]}/delete`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(deleted.statusCode).toBe(200);
+    const after = (await get(next)).data.map((x) => x.title);
+    expect(after).not.toContain(gone);
+    expect(after[0]).toBe(later);
+  });
+});
