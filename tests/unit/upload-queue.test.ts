@@ -8,8 +8,9 @@ import { ApiError } from '../../src/api/http';
 import { messages } from '../../src/contract';
 import type { UploadDetailsInput } from '../../src/contract/upload-details';
 import type { DetailsValues } from '../../src/offline/uploads';
+import type { QueueEvent } from '../../src/offline/uploads/deps';
 import { openCopy, removeCopy } from '../../src/offline/uploads/files';
-import { type QueueEvent, UploadQueue, type UploadView } from '../../src/offline/uploads/queue';
+import { UploadQueue, type UploadView } from '../../src/offline/uploads/queue';
 import { listRecords, updateRecord } from '../../src/offline/uploads/records';
 import { CHUNK_SIZE } from '../../src/offline/uploads/transfer';
 

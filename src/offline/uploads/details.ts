@@ -3,9 +3,10 @@
 // refusal stays on the record, to be corrected in the form.
 import { ApiError } from '../../api/http';
 import { SCHEDULE_GRACE_MS, scheduledInstant, type UploadDetailsInput } from '../../contract/upload-details';
+import { applyEvent } from './apply';
+import type { QueueDeps, QueueEvent } from './deps';
 import { backoffMs } from './machine';
-import type { QueueDeps, QueueEvent } from './queue';
-import { applyEvent, type DetailsValues, readRecord } from './records';
+import { type DetailsValues, readRecord } from './records';
 import { refusalReason } from './transfer';
 
 export interface DetailsDeps {

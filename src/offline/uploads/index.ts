@@ -8,7 +8,8 @@ import { messages } from '../../contract';
 import { authAtom, expireSession, readAuth } from '../../state/auth';
 import { appStore } from '../../state/store';
 import { showToastAtom } from '../../state/toast';
-import { type QueueEvent, UploadQueue, type UploadView } from './queue';
+import type { QueueEvent } from './deps';
+import { UploadQueue, type UploadView } from './queue';
 import type { DetailsValues } from './records';
 
 export type { UploadView } from './queue';

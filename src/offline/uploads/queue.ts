@@ -7,15 +7,14 @@
 // Several tabs share one queue through IndexedDB: one of them sends, every tab shows the same list, and any
 // tab may pause, cancel, add or type details (tabs.ts). A record changes only by an event of machine.ts; the
 // details go out through details.ts, the video's status is followed by status.ts.
-import type * as tus from 'tus-js-client';
 import { ApiError } from '../../api/http';
 import { messages } from '../../contract';
-import type { UploadDetailsInput } from '../../contract/upload-details';
+import { applyEvent } from './apply';
+import type { QueueDeps } from './deps';
 import { DetailsSender } from './details';
 import { askPersistence, openCopy, removeCopy, StorageFullError, saveCopy } from './files';
 import { backoffMs } from './machine';
 import {
-  applyEvent,
   createRecord,
   type DetailsValues,
   deleteRecord,
@@ -40,39 +39,6 @@ export interface UploadView extends UploadRecord {
   secondsLeft: number | null;
   /** The copy could not be made and this tab no longer has the file: it has to be chosen again. */
   needsFile: boolean;
-}
-
-/** What the queue tells the person using the app, wherever they are (the app shows it as a toast). */
-export type QueueEvent =
-  | { kind: 'detailsApplied'; id: string }
-  | { kind: 'detailsRefused'; id: string; message: string }
-  | { kind: 'uploadFailed'; id: string; reason: string };
-
-export interface QueueApi {
-  outcome(uploadUrl: string): Promise<{
-    videoId: number;
-    screenshot: string;
-    status: UploadRecord['status'];
-    inReview?: boolean | undefined;
-    statusReason?: string | null | undefined;
-  }>;
-  details(payload: UploadDetailsInput): Promise<unknown>;
-}
-
-export interface QueueDeps {
-  /** Absolute URL of the tus endpoint. */
-  endpoint: string;
-  api: QueueApi;
-  /** Who is signed in now. */
-  auth: () => { userId: number; accessToken: string } | null;
-  /** The server no longer knows the token: the app forgets it (and the uploads wait for the next sign-in). */
-  onSessionEnded?: () => void;
-  onEvent?: (event: QueueEvent) => void;
-  httpStack?: tus.HttpStack;
-  /** Elect one sending tab with navigator.locks (default: where the browser has it). */
-  locks?: boolean;
-  /** Tell other tabs through a BroadcastChannel (default: where the browser has it). */
-  broadcast?: boolean;
 }
 
 /** Progress repaints at most this often: enough for a moving bar, cheap for a phone. */

@@ -1,11 +1,10 @@
 // One record per upload in IndexedDB (idb-keyval, its own database): what the file is, where its copy lives
 // on the device, how far the server has it (the tus URL and offset), the details the creator typed, and what
-// the server said since. Every change is an event of the upload's table (machine.ts), applied by `applyEvent`
-// in one read-modify-write transaction (`updateRecord`), so two tabs changing the same upload never lose each
-// other's change.
+// the server said since. Every change is an event of the upload's table (machine.ts), applied by
+// `applyEvent` (apply.ts) in one read-modify-write transaction (`updateRecord`), so two tabs changing the same
+// upload never lose each other's change.
 import { createStore, del, get, set, type UseStore, update, values } from 'idb-keyval';
 import type { VideoStatus } from '../../contract';
-import { transition, type UploadEvent } from './machine';
 
 let recordStore: UseStore | undefined;
 const records = () => {
@@ -123,7 +122,6 @@ export async function updateRecord(
 }
 
 /** Applies `event` to the stored record (see machine.ts); the result, or undefined when it is gone. */
-export const applyEvent = (id: string, event: UploadEvent) => updateRecord(id, (r) => transition(r, event));
 
 export const createRecord = async (record: UploadRecord) => set(record.id, record, records());
 

@@ -2,8 +2,9 @@
 // refused, or gone): what the creator's card shows. Gently: every 3 s at first, slowing by half each time to
 // every 30 s, and only while the app is on screen.
 import { ApiError } from '../../api/http';
-import type { QueueApi } from './queue';
-import { applyEvent, type UploadRecord } from './records';
+import { applyEvent } from './apply';
+import type { QueueApi } from './deps';
+import type { UploadRecord } from './records';
 import { refusalReason } from './transfer';
 
 const POLL_FIRST_MS = 3000;

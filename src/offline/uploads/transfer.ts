@@ -3,7 +3,8 @@
 // down to a few outcomes the queue acts on; the wire details (statuses, headers, retries) stay here.
 import * as tus from 'tus-js-client';
 import { messages } from '../../contract';
-import { applyEvent, readRecord, type UploadRecord } from './records';
+import { applyEvent } from './apply';
+import { readRecord, type UploadRecord } from './records';
 
 /**
  * 8 MiB per PATCH. tus-js-client slices the device copy lazily, so the size costs no memory; what it
