@@ -16,6 +16,7 @@ import { creatorsOnly, invalid, type Operation, unauthenticated } from '../http/
 import { HttpError } from '../http/errors';
 import { parse } from '../http/validate';
 import { requireUser } from '../http/viewer';
+import { contentChanged } from '../videos/freshness';
 
 /** Validated (country, region) pair; region '' means the entire country, as stored. */
 function geoPair(body: unknown): q.GeoPair {
@@ -94,6 +95,8 @@ export default async function geoRoutes(app: FastifyInstance, deps: AppDeps) {
     const user = requireCreator(await requireUser(request, deps));
     const pair = geoPair(request.body);
     await q.addBlock(db, user.id, pair);
+    // Her videos leave that place's feeds now, not when their cached pages expire.
+    contentChanged(db);
     return listFor(user.id);
   });
 
@@ -102,6 +105,7 @@ export default async function geoRoutes(app: FastifyInstance, deps: AppDeps) {
     const user = requireCreator(await requireUser(request, deps));
     const pair = geoPair(request.body);
     await q.deleteBlock(db, user.id, pair);
+    contentChanged(db);
     return listFor(user.id);
   });
 }

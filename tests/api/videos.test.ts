@@ -233,4 +233,24 @@ describe('later pages and shared links from memory', () => {
     expect(after).not.toContain(gone);
     expect(after[0]).toBe(later);
   });
+
+  it('hides a creator from a place as soon as she blocks it, not when the pages expire', async () => {
+    const FR = { 'cf-ipcountry': 'FR' };
+    const [video] = (await get('/v1/videos?per_page=1')).data;
+    const start = (headers: Record<string, string>) =>
+      mem.app.inject({ method: 'GET', url: `/v1/videos/start/${video?.id}?per_page=4`, headers });
+    expect((await start(FR)).statusCode).toBe(200);
+    const token = await issueAccessToken(mem.database.db, creatorId, false);
+    const block = await mem.app.inject({
+      method: 'POST',
+      url: '/v1/profile/add-geo-blocked-country',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { country_code: 'FR' },
+    });
+    expect(block.statusCode).toBe(200);
+    expect((await start(FR)).statusCode).toBe(404);
+    expect((await start({})).statusCode).toBe(200);
+    const feed = await mem.app.inject({ method: 'GET', url: '/v1/videos?per_page=4', headers: FR });
+    expect(feed.json().data).toEqual([]);
+  });
 });
