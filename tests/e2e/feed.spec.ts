@@ -1,4 +1,5 @@
 import { expect, type Page, test } from 'playwright/test';
+import { counters } from './counters';
 import { readKv } from './device';
 import { hideNativeHls } from './hls';
 import { toast } from './members';
@@ -333,25 +334,28 @@ test.describe('interactions reach the server', () => {
     page,
     request,
   }) => {
-    // Counts before the page opens: the first video may be viewed (and counted) as soon as it plays. Each
-    // read fresh (start/{id}): page 1 of the feed is shared for a few seconds, its counters as old as that.
-    const listed = (await (await request.get('/v1/videos?per_page=50')).json()).data as { id: number }[];
+    // Counts before the page opens: the first video may be viewed (and counted) as soon as it plays.
+    const listed = (await (await request.get('/v1/videos?per_page=50')).json()).data as {
+      id: number;
+      userId: number;
+      title: string;
+    }[];
     const counts = await Promise.all(
-      listed.map(async ({ id }) => (await (await request.get(`/v1/videos/start/${id}`)).json()).data[0]),
+      listed.map(async (video) => ({ ...video, ...(await counters(request, video)) })),
     );
     await page.goto('/');
     await expect(current(page).locator('video')).toBeVisible();
     const title = await current(page).getAttribute('aria-label');
-    const before = counts.find((v: { title: string }) => v.title === title);
+    const before = counts.find((v) => v.title === title);
+    if (!before) throw new Error(`${title} is not on page 1`);
     await current(page).getByRole('button', { name: 'Like' }).click();
     await expect(current(page).getByRole('button', { name: 'Unlike' })).toBeVisible();
     const guestId = await guestIdOf(page);
     expect(guestId).toMatch(/^[0-9a-f-]{36}$/);
     await expect
       .poll(async () => {
-        const res = await request.get(`/v1/videos/start/${before.id}?guest_id=${guestId}`);
-        const video = (await res.json()).data[0];
-        return [video.isLiked, video.likeCount - before.likeCount, video.viewCount - before.viewCount];
+        const now = await counters(request, before, guestId);
+        return [now.liked, now.likes - before.likes, now.views - before.views];
       })
       .toEqual([true, 1, 1]);
     await page.reload();

@@ -2,11 +2,13 @@
 // its service worker and the real server. Only the network edge is played with: the browser's offline mode,
 // and answers of 503 at the network boundary.
 import { expect, type Page, test } from 'playwright/test';
+import { counters } from './counters';
 import { readKv } from './device';
 import { closeRatingPrompt } from './rating-prompt';
 
 interface Video {
   id: number;
+  userId: number;
   title: string;
 }
 
@@ -51,17 +53,6 @@ async function dismissRatingPromptWhenItShows(page: Page) {
 }
 
 /** The server's counters for one video, and whether it knows this guest liked it. */
-async function counts(request: import('playwright/test').APIRequestContext, id: number, guestId: string) {
-  const res = await request.get(`/v1/videos/start/${id}?guest_id=${guestId}`);
-  expect(res.status()).toBe(200);
-  const video = (await res.json()).data[0];
-  return {
-    likes: video.likeCount as number,
-    views: video.viewCount as number,
-    liked: video.isLiked as boolean,
-  };
-}
-
 /** Opens /discover online, as a first visit, and returns the 'Most viewed all time' list it showed. */
 async function openDiscover(page: Page): Promise<Video[]> {
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/discover');
@@ -89,7 +80,7 @@ test.describe('offline', () => {
     await expect.poll(() => cacheSize(page, 'discover')).toBe(1);
     await expect.poll(() => cacheSize(page, 'images')).toBeGreaterThanOrEqual(10);
     const guestId = String(await readKv(page, 'guestId'));
-    const before = await Promise.all(list.map((v) => counts(request, v.id, guestId)));
+    const before = await Promise.all(list.map((v) => counters(request, v, guestId)));
 
     await context.setOffline(true);
     const discoverAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/discover');
@@ -156,7 +147,7 @@ test.describe('offline', () => {
     await expect.poll(async () => (await outbox(page)).length, { timeout: 30_000 }).toBe(0);
     expect(sentKeys.sort()).toEqual(queued.map((e) => e.id).sort());
 
-    const after = await Promise.all(list.map((v) => counts(request, v.id, guestId)));
+    const after = await Promise.all(list.map((v) => counters(request, v, guestId)));
     for (const [i, video] of list.entries()) {
       const was = before[i];
       const now = after[i];
@@ -204,7 +195,7 @@ test.describe('offline', () => {
     await dismissRatingPromptWhenItShows(page);
     const list = await openDiscover(page);
     const guestId = String(await readKv(page, 'guestId'));
-    const before = await Promise.all(list.slice(0, 3).map((v) => counts(request, v.id, guestId)));
+    const before = await Promise.all(list.slice(0, 3).map((v) => counters(request, v, guestId)));
 
     const refused: string[] = [];
     await page.route(/\/v1\/video-(like|view)$/, (route) => {
@@ -248,7 +239,7 @@ test.describe('offline', () => {
     for (const key of refused) expect(delivered).toContain(key);
 
     for (const [i, video] of list.slice(0, 3).entries()) {
-      const now = await counts(request, video.id, guestId);
+      const now = await counters(request, video, guestId);
       expect(now.likes, `likes of ${video.title}`).toBe((before[i]?.likes ?? 0) + 1);
       expect(now.views, `views of ${video.title}`).toBe((before[i]?.views ?? 0) + 1);
       expect(now.liked).toBe(true);
