@@ -26,6 +26,7 @@ import zlib from 'node:zlib';
 import { type BrowserContext, devices, type Page } from 'playwright';
 import { writeBarePage } from './net/bare-page';
 import { type Harness, type LinkProfile, ORIGIN, withHarness } from './net/harness';
+import { median } from './net/median';
 
 const PROFILES: LinkProfile[] = [
   { name: 'Slow 4G', rttMs: 150, jitterMs: 0, rateKbit: 1600, upRateKbit: 750, lossPercent: 0 },
@@ -291,15 +292,6 @@ async function nativeHls(harness: Harness): Promise<string> {
     await context.close();
   }
 }
-
-const median = (xs: number[]) => {
-  const sorted = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 /** `1234 ms (1100, 1234, 1400)`: the median, then every run from fastest to slowest ("no frame": a give-up). */
 const spread = (xs: number[]) => {

@@ -25,6 +25,7 @@ import { AGE_CONFIRM_BUTTON } from '../e2e/age-gate';
 import { closeRatingPrompt } from '../e2e/rating-prompt';
 import { writeBarePage } from './net/bare-page';
 import { type Harness, type LinkProfile, ORIGIN, withHarness } from './net/harness';
+import { median } from './net/median';
 import { installRecorder, type Mode, type Recording } from './net/recorder';
 
 interface Profile extends LinkProfile {
@@ -122,14 +123,6 @@ interface Figures {
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const median = (xs: number[]) => {
-  const sorted = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 function figuresOf(rec: Recording): Figures {
   const firsts = rec.videos.flatMap((v) => (v.firstPlayingAt === null ? [] : [v.firstPlayingAt]));
