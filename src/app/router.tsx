@@ -2,8 +2,8 @@ import { isValidElement, type ReactNode, Suspense } from 'react';
 import { matchRoutes, type RouteObject, useLocation, useNavigationType, useRoutes } from 'react-router';
 import { readAuth } from '../state/auth';
 import { backgroundOf, NavigationTypeContext } from '../state/panel';
+import { type LazyComponent, lazyComponent } from '../ui/lazyComponent';
 import { AppLayout } from './layout';
-import { type LazyScreen, lazyScreen } from './lazyScreen';
 import { ProfilePanel } from './ProfilePanel';
 import { RequireAuth } from './RequireAuth';
 
@@ -11,58 +11,62 @@ import { RequireAuth } from './RequireAuth';
 // The home feed and every other feed route are one chunk: `/` needs the feed's code anyway.
 const loadFeed = () => import('../features/feed/FeedScreen');
 const loadDiscover = () => import('../features/discover/DiscoverScreen');
-const HomeScreen = lazyScreen(() => loadFeed().then((m) => m.HomeScreen));
-const ProfileScreen = lazyScreen(() =>
+const HomeScreen = lazyComponent(() => loadFeed().then((m) => m.HomeScreen));
+const ProfileScreen = lazyComponent(() =>
   import('../features/profile/ProfileScreen').then((m) => m.ProfileScreen),
 );
-const TagScreen = lazyScreen(() => import('../features/tags/TagScreen').then((m) => m.TagScreen));
-const PageScreen = lazyScreen(() => import('../features/pages/PageScreen').then((m) => m.PageScreen));
-const NotFound = lazyScreen(() => import('./not-found').then((m) => m.NotFound));
-const FeedScreen = lazyScreen(() => loadFeed().then((m) => m.FeedScreen));
-const DiscoverScreen = lazyScreen(() => loadDiscover().then((m) => m.DiscoverScreen));
-const StudioScreen = lazyScreen(() => import('../features/studio/StudioScreen').then((m) => m.StudioScreen));
-const GeoBlockingScreen = lazyScreen(() =>
+const TagScreen = lazyComponent(() => import('../features/tags/TagScreen').then((m) => m.TagScreen));
+const PageScreen = lazyComponent(() => import('../features/pages/PageScreen').then((m) => m.PageScreen));
+const NotFound = lazyComponent(() => import('./not-found').then((m) => m.NotFound));
+const FeedScreen = lazyComponent(() => loadFeed().then((m) => m.FeedScreen));
+const DiscoverScreen = lazyComponent(() => loadDiscover().then((m) => m.DiscoverScreen));
+const StudioScreen = lazyComponent(() =>
+  import('../features/studio/StudioScreen').then((m) => m.StudioScreen),
+);
+const GeoBlockingScreen = lazyComponent(() =>
   import('../features/geo/GeoBlockingScreen').then((m) => m.GeoBlockingScreen),
 );
-const ValidationScreen = lazyScreen(() =>
+const ValidationScreen = lazyComponent(() =>
   import('../features/verification/ValidationScreen').then((m) => m.ValidationScreen),
 );
-const StatsScreen = lazyScreen(() => import('../features/stats/StatsScreen').then((m) => m.StatsScreen));
-const RegisterScreen = lazyScreen(() =>
+const StatsScreen = lazyComponent(() => import('../features/stats/StatsScreen').then((m) => m.StatsScreen));
+const RegisterScreen = lazyComponent(() =>
   import('../features/auth/RegisterScreen').then((m) => m.RegisterScreen),
 );
 const loadSignIn = () => import('../features/auth/sign-in');
-const LoginScreen = lazyScreen(() => loadSignIn().then((m) => m.LoginScreen));
-const LoginLinkScreen = lazyScreen(() => loadSignIn().then((m) => m.LoginLinkScreen));
-const ForgotPasswordScreen = lazyScreen(() => loadSignIn().then((m) => m.ForgotPasswordScreen));
+const LoginScreen = lazyComponent(() => loadSignIn().then((m) => m.LoginScreen));
+const LoginLinkScreen = lazyComponent(() => loadSignIn().then((m) => m.LoginLinkScreen));
+const ForgotPasswordScreen = lazyComponent(() => loadSignIn().then((m) => m.ForgotPasswordScreen));
 const loadAccount = () => import('./account-screens');
-const AccountScreen = lazyScreen(() => loadAccount().then((m) => m.AccountScreen));
+const AccountScreen = lazyComponent(() => loadAccount().then((m) => m.AccountScreen));
 // Screens that open one after the other share a chunk and one loader (each import site costs the shell).
 const loadSettings = () => import('../features/settings');
-const SettingsScreen = lazyScreen(() => loadSettings().then((m) => m.SettingsScreen));
-const DetailsScreen = lazyScreen(() => loadSettings().then((m) => m.DetailsScreen));
-const GenderScreen = lazyScreen(() => loadSettings().then((m) => m.GenderScreen));
-const PasswordScreen = lazyScreen(() => loadSettings().then((m) => m.PasswordScreen));
-const ChannelColorScreen = lazyScreen(() => loadSettings().then((m) => m.ChannelColorScreen));
+const SettingsScreen = lazyComponent(() => loadSettings().then((m) => m.SettingsScreen));
+const DetailsScreen = lazyComponent(() => loadSettings().then((m) => m.DetailsScreen));
+const GenderScreen = lazyComponent(() => loadSettings().then((m) => m.GenderScreen));
+const PasswordScreen = lazyComponent(() => loadSettings().then((m) => m.PasswordScreen));
+const ChannelColorScreen = lazyComponent(() => loadSettings().then((m) => m.ChannelColorScreen));
 const loadSupport = () => import('../features/support');
-const SupportScreen = lazyScreen(() => loadSupport().then((m) => m.SupportScreen));
-const HelpScreen = lazyScreen(() => loadSupport().then((m) => m.HelpScreen));
-const FollowingScreen = lazyScreen(() => loadAccount().then((m) => m.FollowingScreen));
-const RatingListScreen = lazyScreen(() =>
+const SupportScreen = lazyComponent(() => loadSupport().then((m) => m.SupportScreen));
+const HelpScreen = lazyComponent(() => loadSupport().then((m) => m.HelpScreen));
+const FollowingScreen = lazyComponent(() => loadAccount().then((m) => m.FollowingScreen));
+const RatingListScreen = lazyComponent(() =>
   import('../features/rating/RatingListScreen').then((m) => m.RatingListScreen),
 );
-const ChannelsScreen = lazyScreen(() =>
+const ChannelsScreen = lazyComponent(() =>
   import('../features/channels/ChannelsScreen').then((m) => m.ChannelsScreen),
 );
 
 // The operators' console: its own layout, session and chunks, outside the viewer's app.
-const AdminApp = lazyScreen(() => import('../features/admin/AdminApp').then((m) => m.AdminApp));
+const AdminApp = lazyComponent(() => import('../features/admin/AdminApp').then((m) => m.AdminApp));
 
-const CreatorPromo = lazyScreen(() => import('./CreatorPromo').then((m) => m.CreatorPromo));
-const UploadScreen = lazyScreen(() => import('../features/upload/UploadScreen').then((m) => m.UploadScreen));
+const CreatorPromo = lazyComponent(() => import('./CreatorPromo').then((m) => m.CreatorPromo));
+const UploadScreen = lazyComponent(() =>
+  import('../features/upload/UploadScreen').then((m) => m.UploadScreen),
+);
 // The account home's upload list: its own small chunk, which loads the queue only when this device holds
 // an upload of the account.
-const UploadQueueSection = lazyScreen(() =>
+const UploadQueueSection = lazyComponent(() =>
   import('../features/upload/UploadQueueSection').then((m) => m.UploadQueueSection),
 );
 
@@ -184,7 +188,7 @@ export function opensOnFeed(pathname: string): boolean {
  * in, so the first commit is the screen rather than a fallback (see lazyScreen).
  */
 export function preloadEntryScreen(pathname: string): Promise<unknown> {
-  const screen = entryScreenOf(pathname) as Partial<LazyScreen<object>> | undefined;
+  const screen = entryScreenOf(pathname) as Partial<LazyComponent<object>> | undefined;
   return screen?.preload?.().catch(() => undefined) ?? Promise.resolve();
 }
 

@@ -64,8 +64,7 @@ export function VideoTile({
           height="320"
           loading={eager ? 'eager' : 'lazy'}
           // The first tiles are the largest paint of the page: fetched before anything else below the fold.
-          // Spelled as the attribute: React 18 does not know the fetchPriority prop, and warns on it.
-          {...{ fetchpriority: eager ? 'high' : 'auto' }}
+          fetchPriority={eager ? 'high' : 'auto'}
           decoding="async"
         />
       )}

@@ -23,7 +23,7 @@ export function AuthShell({
   art?: ReactNode;
   progress?: ReactNode;
   /** Focused when a stepper moves on, so a screen reader starts reading the new step. */
-  headingRef?: RefObject<HTMLHeadingElement>;
+  headingRef?: RefObject<HTMLHeadingElement | null>;
   children: ReactNode;
 }) {
   return (

@@ -20,7 +20,7 @@ export function CropPreview({
   round: boolean;
   sending: boolean;
   failure: string | null;
-  updateRef: RefObject<HTMLButtonElement>;
+  updateRef: RefObject<HTMLButtonElement | null>;
   onAdjust: () => void;
   onDiscard: () => void;
   onUpdate: () => void;

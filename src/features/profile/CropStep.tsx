@@ -26,7 +26,7 @@ export function CropStep({
   /** Kept in the page behind the preview: the cropper's elements must survive a look at the result. */
   hidden: boolean;
   failure: string | null;
-  focusRef: RefObject<HTMLDivElement>;
+  focusRef: RefObject<HTMLDivElement | null>;
   onCancel: () => void;
   onNext: () => void;
 }) {

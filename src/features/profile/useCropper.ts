@@ -28,7 +28,7 @@ export type CropMove = (stage: { natural: Size; rect: Rect }, m: Matrix) => Matr
 
 export interface Cropper {
   /** Where the cropper's elements are put: a box sized by CSS. */
-  hostRef: RefObject<HTMLDivElement>;
+  hostRef: RefObject<HTMLDivElement | null>;
   status: 'loading' | 'ready' | 'unreadable';
   zoom: number;
   /** The selection, in the host's pixels: the guide drawn over it. */

@@ -1,14 +1,5 @@
 import { useAtomValue } from 'jotai';
-import {
-  type CSSProperties,
-  lazy,
-  Suspense,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from 'react';
+import { type CSSProperties, lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { Video } from '../../../contract';
 import { useEffectEvent } from '../../../state/effectEvent';
 import { onlineAtom } from '../../../state/network';
@@ -193,13 +184,6 @@ export function FeedSlot({
     if (online) retryFailed();
   }, [online]);
 
-  // Off screen, a slot's buttons stay out of the tab order and of touch. React 18 knows no `inert` prop (19
-  // added it): the property is set here, in the commit that moves the slot, before the browser paints.
-  const article = useRef<HTMLElement>(null);
-  useLayoutEffect(() => {
-    if (article.current) article.current.inert = !active;
-  }, [active]);
-
   usePlayback(ref, {
     active,
     held,
@@ -222,7 +206,8 @@ export function FeedSlot({
       aria-label={video?.title}
       // The page's "Skip to video" link focuses the video on screen; Tab goes on to its controls from there.
       tabIndex={-1}
-      ref={article}
+      // Off screen, a slot's buttons stay out of the tab order and of touch.
+      inert={!active}
     >
       {/* The <video> is useSlotVideo's: React never renders into this element. */}
       <div ref={host} className="feed-video-host" />

@@ -36,11 +36,7 @@ export function useSlotVideo({ boot, poster, muted, loop, preload, on }: SlotVid
   const bootAtMount = useRef(boot);
 
   const host = useCallback<RefCallback<HTMLDivElement>>((node) => {
-    // React 18 calls a ref with null as its element goes (it has no ref cleanups).
-    if (!node) {
-      ref.current?.remove();
-      return;
-    }
+    if (!node) return;
     // Kept across a re-attach (StrictMode runs ref callbacks twice in development): one element per slot.
     const claim = bootAtMount.current;
     ref.current ??= (claim && takeBootVideo(claim.src)) || document.createElement('video');
@@ -48,6 +44,7 @@ export function useSlotVideo({ boot, poster, muted, loop, preload, on }: SlotVid
     video.className = 'feed-video';
     video.setAttribute('playsinline', '');
     node.append(video);
+    return () => video.remove();
   }, []);
 
   useLayoutEffect(() => {
