@@ -6,20 +6,8 @@ import { trackEvent } from '../api/tracking';
 import { LIVE_CAMS_URL, WEBCAM_REVIEWS_URL } from '../config';
 import { authAtom } from '../state/auth';
 import { installPromptAtom, isIos, isStandalone } from '../state/install';
-import {
-  CamIcon,
-  CompassIcon,
-  DownloadIcon,
-  ExternalIcon,
-  GlobeIcon,
-  LoginIcon,
-  LogoutIcon,
-  PlusIcon,
-  ShareIcon,
-  StarIcon,
-  TvIcon,
-  UserIcon,
-} from '../ui/icons';
+import { CompassIcon, GlobeIcon, PlusIcon, StarIcon, TvIcon, UserIcon } from '../ui/icons';
+import { CamIcon, DownloadIcon, ExternalIcon, LoginIcon, LogoutIcon, ShareIcon } from '../ui/more-icons';
 
 function Item({ icon: Icon, children }: { icon: ComponentType; children: ReactNode }) {
   return (

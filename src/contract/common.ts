@@ -124,3 +124,6 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * field may carry one; the server refuses it in every body and query before a handler runs.
  */
 export const isWellFormedText = (s: string): boolean => !LONE_SURROGATE.test(s);
+
+/** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a 422 instead of a 500. */
+export const noNul = (message: string) => v.check((s: string) => !s.includes('\u0000'), message);

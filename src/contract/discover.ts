@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { noNul } from './interactions';
+import { noNul } from './common';
 import { tagSchema, videoSchema } from './video';
 
 /** A creator card in discover carousels. */

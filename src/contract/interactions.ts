@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { idSchema as id } from './common';
+import { idSchema as id, noNul } from './common';
 
 /** Guests identify themselves with a locally generated id (a UUID); users with their bearer token. */
 export const guestIdSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{8,64}$/, 'Invalid guest id.'));
@@ -88,8 +88,6 @@ export const reportMessages = {
 export const REPORT_MESSAGE_MAX = 2000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
-/** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a 422 instead of a 500. */
-export const noNul = (message: string) => v.check((s: string) => !s.includes('\u0000'), message);
 
 /**
  * POST /v1/report-video. Guests must leave an email so a moderator can answer; a logged-in user is

@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ChevronRightIcon } from './icons';
+import { ChevronRightIcon } from './more-icons';
 import './menu-list.css';
 
 export interface MenuEntry {

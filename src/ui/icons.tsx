@@ -63,12 +63,6 @@ export const ChevronLeftIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const ChevronRightIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="m9 18 6-6-6-6" />
-  </Svg>
-);
-
 export const HeartIcon = (p: IconProps) => (
   <Svg fill="currentColor" stroke="none" {...p}>
     <path d="M12 21s-7.5-4.6-9.6-9.3C.9 8.3 3 4.5 6.7 4.5c2.1 0 3.6 1.1 4.3 2.5h2c.7-1.4 2.2-2.5 4.3-2.5 3.7 0 5.8 3.8 4.3 7.2C19.5 16.4 12 21 12 21z" />
@@ -102,17 +96,6 @@ export const PlayIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const VerifiedIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path
-      d="M12 2.5 14.6 4l3 .2.9 2.9 2.3 2-1 2.9 1 2.9-2.3 2-.9 2.9-3 .2L12 21.5 9.4 20l-3-.2-.9-2.9-2.3-2 1-2.9-1-2.9 2.3-2 .9-2.9 3-.2z"
-      fill="currentColor"
-      stroke="none"
-    />
-    <path d="m8.5 12 2.5 2.5 4.5-5" stroke="#0b0b10" />
-  </Svg>
-);
-
 export const MoreIcon = (p: IconProps) => (
   <Svg {...p}>
     <circle cx="5" cy="12" r="1.6" fill="currentColor" />
@@ -143,26 +126,6 @@ export const MenuIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const CloseIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M6 6l12 12M18 6 6 18" />
-  </Svg>
-);
-
-export const SearchIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <circle cx="11" cy="11" r="7" />
-    <path d="m20 20-3.5-3.5" />
-  </Svg>
-);
-
-export const CamIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <rect x="2.5" y="6" width="13" height="12" rx="2.5" />
-    <path d="m15.5 10.5 6-3.5v10l-6-3.5" />
-  </Svg>
-);
-
 export const StarIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="m12 3 2.7 5.6 6.1.9-4.4 4.3 1 6.1L12 17l-5.4 2.9 1-6.1-4.4-4.3 6.1-.9z" />
@@ -176,86 +139,9 @@ export const GlobeIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const LoginIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4M10 16l4-4-4-4M14 12H4" />
-  </Svg>
-);
-
-export const LogoutIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M10 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h4M16 16l4-4-4-4M20 12H10" />
-  </Svg>
-);
-
-export const DownloadIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
-  </Svg>
-);
-
-export const ShareIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M12 3v12M8 7l4-4 4 4M6 11H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0-1-1h-1" />
-  </Svg>
-);
-
 // The feed's More sheet (select, share, report) is part of the home feed's first load: its icons live here.
-export const CheckCircleIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <circle cx="12" cy="12" r="9" />
-    <path d="m8 12.5 2.7 2.7L16.2 9.5" />
-  </Svg>
-);
-
-export const FlagIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M5 21V4M5 4h11l-2 4 2 4H5" />
-  </Svg>
-);
-
 export const OfflineIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M2 8.5a15 15 0 0 1 4.5-2.8M10 5.1A15 15 0 0 1 22 8.5M5 12a10.5 10.5 0 0 1 3.3-2M13.6 9.6A10.5 10.5 0 0 1 19 12M8.5 15.5a5 5 0 0 1 7 0M12 19h.01M3 3l18 18" />
-  </Svg>
-);
-
-export const ExternalIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
-  </Svg>
-);
-
-export const HelpIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <circle cx="12" cy="12" r="9" />
-    <path d="M9.5 9.5a2.6 2.6 0 0 1 5 .9c0 1.7-2.5 2.3-2.5 4M12 17.5h.01" />
-  </Svg>
-);
-
-export const ChartIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 20h16M7 16v-5M12 16V7M17 16v-8" />
-  </Svg>
-);
-
-export const ShieldIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M12 3 5 6v5.5c0 4.2 2.9 7.9 7 9.5 4.1-1.6 7-5.3 7-9.5V6z" />
-    <path d="m9 12 2 2 4-4" />
-  </Svg>
-);
-
-export const LinkIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
-  </Svg>
-);
-
-export const EyeOffIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M3 3l18 18" />
-    <path d="M10.6 5.1A9.7 9.7 0 0 1 12 5c6 0 9.5 7 9.5 7a16.6 16.6 0 0 1-3 3.9M6.6 6.6A16.4 16.4 0 0 0 2.5 12S6 19 12 19a9.4 9.4 0 0 0 5.4-1.6" />
-    <path d="M9.9 9.9a3 3 0 0 0 4.2 4.2" />
   </Svg>
 );

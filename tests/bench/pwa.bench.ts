@@ -15,7 +15,8 @@ import { startServer } from '../e2e/server';
 const root = path.resolve(import.meta.dirname, '../..');
 const dist = path.join(root, 'dist');
 const JS_BUDGET_KB = 120;
-const JS_GOAL_KB = 100;
+// Issue 34: React 19's react-dom is 22 KB gzipped more than 18's; the goal moved from 100 to 110 with it.
+const JS_GOAL_KB = 110;
 
 interface ManifestChunk {
   file: string;

@@ -7,19 +7,9 @@ import { useOwnProfile } from '../../api/useOwnProfile';
 import { messages, type OwnProfile, type UserType } from '../../contract';
 import { authAtom } from '../../state/auth';
 import { Avatar } from '../../ui/Avatar';
-import {
-  ChartIcon,
-  HeartIcon,
-  HelpIcon,
-  LogoutIcon,
-  PlusIcon,
-  ShieldIcon,
-  SlidersIcon,
-  StarIcon,
-  UserIcon,
-  VerifiedIcon,
-} from '../../ui/icons';
+import { HeartIcon, PlusIcon, SlidersIcon, StarIcon, UserIcon } from '../../ui/icons';
 import { type MenuEntry, MenuList } from '../../ui/MenuList';
+import { ChartIcon, HelpIcon, LogoutIcon, ShieldIcon, VerifiedIcon } from '../../ui/more-icons';
 import { LoadFailed } from '../../ui/StateMessage';
 import './account.css';
 

@@ -11,7 +11,7 @@ import {
   auditQuerySchema,
 } from '../../contract/admin';
 import { CheckboxField, DateField, Form, type Option, SelectField, useForm } from '../../ui/form';
-import { DownloadIcon } from '../../ui/icons';
+import { DownloadIcon } from '../../ui/more-icons';
 import { ListIcon } from './icons';
 import { Empty, Failed, Loading, LoadMore, Page } from './parts';
 import { useConsole } from './session';

@@ -2,7 +2,8 @@ import { type ComponentType, Suspense, useCallback, useEffect, useRef, useState 
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { fetchDashboard, operatorSignOut } from '../../api/admin';
 import type { Dashboard } from '../../contract/admin';
-import { type IconProps, LogoutIcon, MoreIcon } from '../../ui/icons';
+import { type IconProps, MoreIcon } from '../../ui/icons';
+import { LogoutIcon } from '../../ui/more-icons';
 import { Sheet } from '../../ui/Sheet';
 import { Spinner } from '../../ui/Spinner';
 import { type Counts, CountsContext } from './counts';

@@ -23,7 +23,7 @@ import {
   TextField,
   useForm,
 } from '../../ui/form';
-import { DownloadIcon } from '../../ui/icons';
+import { DownloadIcon } from '../../ui/more-icons';
 import { Spinner } from '../../ui/Spinner';
 import { CopyIcon } from './icons';
 import { usePageTitle } from './parts';

@@ -22,7 +22,8 @@ import {
   TextField,
   useForm,
 } from '../../ui/form';
-import { CamIcon, PlayIcon } from '../../ui/icons';
+import { PlayIcon } from '../../ui/icons';
+import { CamIcon } from '../../ui/more-icons';
 import { AuthFooter, AuthShell, useFocusOnChange } from './AuthShell';
 import { RESEND_COUNTDOWN_MS } from './countdown';
 import {

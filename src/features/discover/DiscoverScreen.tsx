@@ -10,7 +10,7 @@ import { type DiscoverResponse, discoverGroups, type SearchResponse } from '../.
 import { useEntryState, useKeptScroll } from '../../state/historyEntry';
 import { preferencesCategoryAtom } from '../../state/preferences';
 import { Avatar } from '../../ui/Avatar';
-import { CloseIcon, SearchIcon } from '../../ui/icons';
+import { CloseIcon, SearchIcon } from '../../ui/more-icons';
 import { Spinner } from '../../ui/Spinner';
 import { VideoTile } from '../../ui/VideoTile';
 import { Carousel, CreatorRow, Section, SiteRow } from './Sections';

@@ -7,7 +7,6 @@ import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state
 import { feedOnScreenAtom } from '../../state/skipLink';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
-import { AdFormats } from './ads/AdFormats';
 import { useAdPlacements } from './ads/ads';
 import { feedIndexAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
@@ -21,6 +20,9 @@ import './feed.css';
 // Only screens of 1200 px and wider show the sidebars: phones never download them.
 const LeftSidebar = lazy(() => import('./sidebar/LeftSidebar').then((m) => ({ default: m.LeftSidebar })));
 const RightSidebar = lazy(() => import('./sidebar/RightSidebar').then((m) => ({ default: m.RightSidebar })));
+// The page's own ad formats come with the operator's ads.json, after the first video: their code too.
+const AdFormats = lazy(() => import('./ads/AdFormats').then((m) => ({ default: m.AdFormats })));
+const PAGE_AD_TYPES = new Set(['footer', 'im', 'pop']);
 
 /** `/`: the home feed, started afresh each time the home tab is tapped while on it. */
 export function HomeScreen() {
@@ -162,7 +164,11 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
         ads={ads}
         rating={source.rating}
       />
-      <AdFormats ads={ads} />
+      {ads.some((ad) => PAGE_AD_TYPES.has(ad.type)) && (
+        <Suspense fallback={null}>
+          <AdFormats ads={ads} />
+        </Suspense>
+      )}
     </>,
   );
 }

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Contest } from '../../contract';
-import { ChevronRightIcon } from '../../ui/icons';
-import { TrophyIcon } from '../../ui/more-icons';
+import { ChevronRightIcon, TrophyIcon } from '../../ui/more-icons';
 import { Sheet } from '../../ui/Sheet';
 import { sanitizeHtml } from '../../ui/sanitize';
 

@@ -9,8 +9,8 @@ import { Avatar } from '../../ui/Avatar';
 import { BackButton } from '../../ui/BackButton';
 import { FollowButton, type FollowChange } from '../../ui/FollowButton';
 import { formatCount } from '../../ui/format';
-import { ChartIcon, HelpIcon, ShareIcon, ShieldIcon, SlidersIcon, VerifiedIcon } from '../../ui/icons';
-import { CameraIcon } from '../../ui/more-icons';
+import { SlidersIcon } from '../../ui/icons';
+import { CameraIcon, ChartIcon, HelpIcon, ShareIcon, ShieldIcon, VerifiedIcon } from '../../ui/more-icons';
 
 /** Cover, avatar, name and handle; with `onEditImage` (the owner of a creator profile), the pictures' edit buttons. */
 export function ProfileHero({

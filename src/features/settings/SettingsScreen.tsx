@@ -3,9 +3,9 @@ import { Link } from 'react-router';
 import type { OwnProfile } from '../../contract';
 import { Avatar } from '../../ui/Avatar';
 import { creatorColor } from '../../ui/ChannelCard';
-import { GlobeIcon, ShieldIcon, UserIcon } from '../../ui/icons';
+import { GlobeIcon, UserIcon } from '../../ui/icons';
 import { type MenuEntry, MenuList } from '../../ui/MenuList';
-import { BuildingIcon, GenderIcon, LockIcon, PaletteIcon } from '../../ui/more-icons';
+import { BuildingIcon, GenderIcon, LockIcon, PaletteIcon, ShieldIcon } from '../../ui/more-icons';
 import { genderLabels, isCreator, SettingsPage } from './shared';
 
 const validationNotes: Record<OwnProfile['isVerified'], string> = {

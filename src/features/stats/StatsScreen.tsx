@@ -13,7 +13,8 @@ import {
 import { useForm } from '../../ui/form';
 import { DatePickerField } from '../../ui/form/DatePickerField';
 import { formatCount } from '../../ui/format';
-import { EyeIcon, HeartIcon, LinkIcon, PlayIcon, UserIcon } from '../../ui/icons';
+import { EyeIcon, HeartIcon, PlayIcon, UserIcon } from '../../ui/icons';
+import { LinkIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { LoadFailed } from '../../ui/StateMessage';

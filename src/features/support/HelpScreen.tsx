@@ -1,8 +1,14 @@
 import type { ComponentType } from 'react';
 import { Link } from 'react-router';
 import { DISCORD_URL, SUPPORT_EMAIL, WHATSAPP_URL } from '../../config';
-import { ChevronRightIcon, HelpIcon } from '../../ui/icons';
-import { ChatIcon, DiscordIcon, MailIcon, WhatsAppIcon } from '../../ui/more-icons';
+import {
+  ChatIcon,
+  ChevronRightIcon,
+  DiscordIcon,
+  HelpIcon,
+  MailIcon,
+  WhatsAppIcon,
+} from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import './support.css';
 

@@ -5,8 +5,8 @@ import { type UploadView, uploads } from '../../offline/uploads';
 import { onlineAtom } from '../../state/network';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatDuration } from '../../ui/format';
-import { CloseIcon, PlayIcon } from '../../ui/icons';
-import { PauseIcon, RetryIcon, UploadIcon } from '../../ui/more-icons';
+import { PlayIcon } from '../../ui/icons';
+import { CloseIcon, PauseIcon, RetryIcon, UploadIcon } from '../../ui/more-icons';
 import { describe, sizeOf } from './describe';
 
 /** Object URLs of the device's own frames, one per upload for the life of the page (records are re-read often). */

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { ChevronLeftIcon, ChevronRightIcon } from '../icons';
-import { CalendarIcon } from '../more-icons';
+import { ChevronLeftIcon } from '../icons';
+import { CalendarIcon, ChevronRightIcon } from '../more-icons';
 import { Sheet } from '../Sheet';
 import { describedBy, FieldNotes, messageOf } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';

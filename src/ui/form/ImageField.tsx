@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { CloseIcon } from '../icons';
-import { CameraIcon, ImageIcon } from '../more-icons';
+import { CameraIcon, CloseIcon, ImageIcon } from '../more-icons';
 import { describedBy, FieldNotes, messageOf } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './image-field.css';

@@ -1,5 +1,6 @@
 import { type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
-import { CloseIcon, EyeIcon, EyeOffIcon } from '../icons';
+import { EyeIcon } from '../icons';
+import { CloseIcon, EyeOffIcon } from '../more-icons';
 import { describedBy, FieldNotes, messageOf } from './FieldNotes';
 import type { FormApi, FormValues } from './useForm';
 import './form.css';

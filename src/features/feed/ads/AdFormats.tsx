@@ -1,7 +1,7 @@
 import { get, set } from 'idb-keyval';
 import { useEffect, useState } from 'react';
 import { kv } from '../../../offline/kv';
-import { CloseIcon } from '../../../ui/icons';
+import { CloseIcon } from '../../../ui/more-icons';
 import type { AdPlacement } from '../sidebar/sidebar';
 import { AdLink } from './AdLink';
 import { IM_DELAY_MS, popDue, sessionFlag, setSessionFlag } from './adRules';

@@ -9,11 +9,10 @@ import { profilePanelOpenAtom, usePanelState } from '../../../state/panel';
 import { preferenceAutoscrollAtom } from '../../../state/preferences';
 import { feedIndexAtom, feedLoadingMoreAtom } from '../feedAtoms';
 import { useIsGuest } from '../guest';
-import { RatingBar } from '../sheets/ActionSheets';
 import type { AdPlacement } from '../sidebar/sidebar';
 import { CoachHint, useCoachStep } from './CoachHint';
 import { FeedNav } from './FeedNav';
-import { FeedSheets, useFeedSheet } from './FeedSheets';
+import { FeedSheets, preloadActionSheets, RatingBar, useFeedSheet } from './FeedSheets';
 import { FeedSlot, type SlotAction } from './FeedSlot';
 import { useFeedGestures } from './useFeedGestures';
 import { useInstreamAds } from './useInstreamAds';
@@ -84,6 +83,11 @@ export function FeedPlayer({
   const next = videos[current + 1];
   const nextReady = safe && (!keeping || !next?.playlistUrl || kept.has(next.id));
   const onStall = useCallback(() => void probeLink({ stalled: true }), []);
+
+  // The rating prompt opens by itself a few videos in: its code comes once the video on screen is safe.
+  useEffect(() => {
+    if (safe) preloadActionSheets();
+  }, [safe]);
 
   // The start of the video after the next one is fetched too, so two quick swipes in a row still find their
   // first segment on the device.
@@ -196,15 +200,17 @@ export function FeedPlayer({
         })}
       </div>
       {rating && !adPlaying && onScreen && (
-        <RatingBar
-          key={onScreen.id}
-          video={onScreen}
-          guest={guest}
-          onRated={(message) => {
-            sheets.rated(onScreen, message);
-            go(1);
-          }}
-        />
+        <Suspense fallback={null}>
+          <RatingBar
+            key={onScreen.id}
+            video={onScreen}
+            guest={guest}
+            onRated={(message) => {
+              sheets.rated(onScreen, message);
+              go(1);
+            }}
+          />
+        </Suspense>
       )}
       {(coachStep === 0 || coachStep === 1) && !adPlaying && (
         <CoachHint step={coachStep} onDismiss={() => setCoachStep(coachStep + 1)} />

@@ -4,12 +4,20 @@ import { useNavigate } from 'react-router';
 import type { Video } from '../../../contract';
 import { currentVideoAtom } from '../../../state/preferences';
 import { showToastAtom } from '../../../state/toast';
+import { lazyComponent } from '../../../ui/lazyComponent';
 import { patchVideoAtom } from '../feedAtoms';
-import { MoreSheet, RateSheet, SELECTED_MESSAGE, shareVideo } from '../sheets/ActionSheets';
+import { SELECTED_MESSAGE, shareVideo } from '../sheets/share';
 import type { SlotAction } from './SlotActions';
 
-// Sheets the viewer opens load on demand: their code is not part of the first video's download. The rating
-// prompt and the more-actions sheet stay at hand: the prompt opens by itself.
+// Sheets load on demand: their code is not part of the first video's download. The rating prompt opens by
+// itself, a few videos in: the feed asks for its code once the first video plays (`preloadActionSheets`).
+const actionSheets = () => import('../sheets/ActionSheets');
+const MoreSheet = lazyComponent(() => actionSheets().then((m) => m.MoreSheet));
+const RateSheet = lazyComponent(() => actionSheets().then((m) => m.RateSheet));
+export const RatingBar = lazyComponent(() => actionSheets().then((m) => m.RatingBar));
+export const preloadActionSheets = () => {
+  for (const sheet of [MoreSheet, RateSheet, RatingBar]) sheet.preload().catch(() => undefined);
+};
 const ReportSheet = lazy(() => import('../sheets/ReportSheet').then((m) => ({ default: m.ReportSheet })));
 const PreferencesSheet = lazy(() =>
   import('../sheets/PreferencesSheet').then((m) => ({ default: m.PreferencesSheet })),

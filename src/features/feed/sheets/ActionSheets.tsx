@@ -2,39 +2,14 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { errorText } from '../../../api/errors';
 import { postVideoRating } from '../../../api/videos';
 import type { Video } from '../../../contract';
-import { CheckCircleIcon, FlagIcon, type IconProps, ShareIcon } from '../../../ui/icons';
+import type { IconProps } from '../../../ui/icons';
+import { CheckCircleIcon, FlagIcon, ShareIcon } from '../../../ui/more-icons';
 import { Sheet } from '../../../ui/Sheet';
 import { SignupSheet } from '../../../ui/SignupSheet';
 import { RatingFace } from './RatingFace';
 import './more-sheet.css';
 
-/** The link a share carries: the start screen of this very video (spec §2: /video/{id}/{slug}). */
-export const shareUrl = (video: Video) => `${window.location.origin}/video/${video.id}/${video.slug}`;
-
-/** Web Share where the platform has it (the phone's own share sheet), else a copy of the link. */
-export async function shareVideo(video: Video): Promise<string | null> {
-  const url = shareUrl(video);
-  if (typeof navigator.share === 'function') {
-    try {
-      await navigator.share({ title: video.title, url });
-      return null;
-    } catch (error) {
-      // The viewer closed the share sheet: nothing to say.
-      if (error instanceof DOMException && error.name === 'AbortError') return null;
-    }
-  }
-  try {
-    await navigator.clipboard.writeText(url);
-    return 'Link copied';
-  } catch {
-    return `Copy this link: ${url}`;
-  }
-}
-
 export type MoreChoice = 'select' | 'share' | 'report';
-
-/** Said by the toast once 'Select video' has done its work. */
-export const SELECTED_MESSAGE = 'Video selected: your feed now starts here';
 
 const MORE_ITEMS: { choice: MoreChoice; label: string; note: string; Icon: (p: IconProps) => ReactNode }[] = [
   {

@@ -7,7 +7,7 @@ import { Avatar } from '../../../ui/Avatar';
 import { CreatorLink } from '../../../ui/CreatorLink';
 import { FollowButton, type FollowChange } from '../../../ui/FollowButton';
 import { formatCount, tileOf } from '../../../ui/format';
-import { VerifiedIcon } from '../../../ui/icons';
+import { VerifiedIcon } from '../../../ui/more-icons';
 import './sidebar.css';
 
 /** How many of the creator's latest videos the card shows: one row of three. */
