@@ -1,6 +1,7 @@
 // A change counter per database, for answers kept in memory (discover, the home feed's pages): bumped where
 // what viewers see changes at once (a video published, deleted or moderated, a creator's geo-block), so this
-// node's cached answers are rebuilt at the next request instead of at the end of their period. Other API nodes see the change when their minute ends.
+// node's cached answers are rebuilt at the next request instead of at the end of their period. Other API
+// nodes see the change when their period ends.
 const versions = new WeakMap<object, number>();
 
 export const contentVersion = (db: object): number => versions.get(db) ?? 0;

@@ -185,7 +185,7 @@ export function opensOnFeed(pathname: string): boolean {
 
 /**
  * The first screen's code, asked for at once beside the device's preferences; main.tsx renders once it is
- * in, so the first commit is the screen rather than a fallback (see lazyScreen).
+ * in, so the first commit is the screen rather than a fallback (see src/ui/lazyComponent.tsx).
  */
 export function preloadEntryScreen(pathname: string): Promise<unknown> {
   const screen = entryScreenOf(pathname) as Partial<LazyComponent<object>> | undefined;

@@ -88,7 +88,6 @@ export const messages = {
     noLinks: 'No links available.',
     noVideos: 'No uploaded videos yet.',
     notFollowing: 'You are not following any model yet',
-    linkCopied: 'Link copied',
     imageDimensions: 'Image dimensions cannot be bigger than 8000 pixels a side or 40 megapixels.',
   },
   verification: {

@@ -1,6 +1,9 @@
 // The console's own icons, in the frame of src/ui/icons.tsx: they travel only in the console's chunks.
 import { type IconProps, Svg } from '../../ui/icons';
 
+// The viewer's report flag, the same drawing: it too travels only in the chunks that draw it.
+export { FlagIcon } from '../../ui/more-icons';
+
 export const GridIcon = (p: IconProps) => (
   <Svg {...p}>
     <rect x="3.5" y="3.5" width="7" height="7" rx="1.5" />
@@ -14,12 +17,6 @@ export const InboxIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M3 13.5 5.6 5.2A1 1 0 0 1 6.6 4.5h10.8a1 1 0 0 1 1 .7L21 13.5V19a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1z" />
     <path d="M3 13.5h5l1.5 2.5h5l1.5-2.5h5" />
-  </Svg>
-);
-
-export const FlagIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M5 21V4M5 4h11l-2 4 2 4H5" />
   </Svg>
 );
 

@@ -11,6 +11,7 @@ import { FollowButton, type FollowChange } from '../../ui/FollowButton';
 import { formatCount } from '../../ui/format';
 import { SlidersIcon } from '../../ui/icons';
 import { CameraIcon, ChartIcon, HelpIcon, ShareIcon, ShieldIcon, VerifiedIcon } from '../../ui/more-icons';
+import { LINK_COPIED, shareLink } from '../../ui/share';
 
 /** Cover, avatar, name and handle; with `onEditImage` (the owner of a creator profile), the pictures' edit buttons. */
 export function ProfileHero({
@@ -95,25 +96,9 @@ export function ProfileStats({ user }: { user: PublicUser }) {
   );
 }
 
-/** Web Share where the platform has it (the phone's share sheet), else the link on the clipboard. */
-async function shareProfile(user: PublicUser): Promise<string | null> {
-  const url = `${window.location.origin}/${encodeURIComponent(user.slug)}`;
-  if (typeof navigator.share === 'function') {
-    try {
-      await navigator.share({ title: user.name, url });
-      return null;
-    } catch (error) {
-      // The viewer closed the share sheet: nothing to say.
-      if (error instanceof DOMException && error.name === 'AbortError') return null;
-    }
-  }
-  try {
-    await navigator.clipboard.writeText(url);
-    return messages.profile.linkCopied;
-  } catch {
-    return `Copy this link: ${url}`;
-  }
-}
+/** The profile's own link (spec §2: /{slug}), through the phone's share sheet or the clipboard. */
+const shareProfile = (user: PublicUser) =>
+  shareLink(user.name, `${window.location.origin}/${encodeURIComponent(user.slug)}`);
 
 interface OwnerTool {
   to: string;
@@ -147,7 +132,7 @@ export function ProfileActions({
   const showToast = useSetAtom(showToastAtom);
   const share = () =>
     void shareProfile(user).then((text) => {
-      if (text) showToast(text, { long: text !== messages.profile.linkCopied });
+      if (text) showToast(text, { long: text !== LINK_COPIED });
     });
 
   if (isOwner) {

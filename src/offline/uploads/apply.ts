@@ -3,4 +3,5 @@
 import { transition, type UploadEvent } from './machine';
 import { updateRecord } from './records';
 
+/** Applies `event` to the stored record (see machine.ts); the result, or undefined when it is gone. */
 export const applyEvent = (id: string, event: UploadEvent) => updateRecord(id, (r) => transition(r, event));

@@ -121,8 +121,6 @@ export async function updateRecord(
   return result;
 }
 
-/** Applies `event` to the stored record (see machine.ts); the result, or undefined when it is gone. */
-
 export const createRecord = async (record: UploadRecord) => set(record.id, record, records());
 
 export const deleteRecord = async (key: string) => del(key, records());

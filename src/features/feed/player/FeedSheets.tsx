@@ -1,5 +1,5 @@
 import { useSetAtom } from 'jotai';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Video } from '../../../contract';
 import { currentVideoAtom } from '../../../state/preferences';
@@ -10,7 +10,8 @@ import { SELECTED_MESSAGE, shareVideo } from '../sheets/share';
 import type { SlotAction } from './SlotActions';
 
 // Sheets load on demand: their code is not part of the first video's download. The rating prompt opens by
-// itself, a few videos in: the feed asks for its code once the first video plays (`preloadActionSheets`).
+// itself, a few videos in: the feed asks for its code once the video on screen has buffered enough
+// (`preloadActionSheets`).
 const actionSheets = () => import('../sheets/ActionSheets');
 const MoreSheet = lazyComponent(() => actionSheets().then((m) => m.MoreSheet));
 const RateSheet = lazyComponent(() => actionSheets().then((m) => m.RateSheet));
@@ -18,9 +19,9 @@ export const RatingBar = lazyComponent(() => actionSheets().then((m) => m.Rating
 export const preloadActionSheets = () => {
   for (const sheet of [MoreSheet, RateSheet, RatingBar]) sheet.preload().catch(() => undefined);
 };
-const ReportSheet = lazy(() => import('../sheets/ReportSheet').then((m) => ({ default: m.ReportSheet })));
-const PreferencesSheet = lazy(() =>
-  import('../sheets/PreferencesSheet').then((m) => ({ default: m.PreferencesSheet })),
+const ReportSheet = lazyComponent(() => import('../sheets/ReportSheet').then((m) => m.ReportSheet));
+const PreferencesSheet = lazyComponent(() =>
+  import('../sheets/PreferencesSheet').then((m) => m.PreferencesSheet),
 );
 
 export type OpenSheet = { kind: SlotAction | 'report'; video: Video } | null;
