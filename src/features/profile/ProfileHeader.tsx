@@ -3,7 +3,7 @@
 import { useSetAtom } from 'jotai';
 import type { ComponentType, CSSProperties } from 'react';
 import { Link } from 'react-router';
-import { messages, type ProfileImageField, type PublicUser } from '../../contract';
+import type { ProfileImageField, PublicUser } from '../../contract';
 import { showToastAtom } from '../../state/toast';
 import { Avatar } from '../../ui/Avatar';
 import { BackButton } from '../../ui/BackButton';
