@@ -31,8 +31,9 @@ import { ffmpeg } from '../ffmpeg';
 import { type MediaInfo, MediaRejection, probeMedia } from '../probe';
 import { type MediaStorage, videoMediaDir } from '../storage';
 import { ownLease, RELEASED } from './lease';
+import { fromOf, mediaStateOf, nextMedia } from './machine';
 import { enqueue } from './queues';
-import { discardIfDeleted, type PipelineDeps, shapeOf, type VideoRow } from './row';
+import { discardIfDeleted, inStates, type PipelineDeps, shapeOf, type VideoRow } from './row';
 
 const m = messages.upload;
 
@@ -104,7 +105,8 @@ export async function buildLadder(
     const run: Run = { deps, video, source, info, duration, fps, dir, tmp, ladder, published };
     // The local copy of the lowest rendition the MP4 is made from, when this run encoded it.
     const mp4Source = published.has(renditionName(lowest)) ? undefined : await encodeLowest(run, lowest);
-    if (video.status !== 'approved' && !(await approve(run))) return;
+    // Once, from processing: a retry after the approval (building) goes on with what is missing.
+    if (nextMedia(mediaStateOf(video), 'lowestPublished') && !(await approve(run))) return;
     await makeMp4(run, lowest, mp4Source);
     const rest = ladder.filter((r) => !published.has(renditionName(r)));
     if (stage === 'process' && rest.length > 0) {
@@ -196,7 +198,10 @@ async function encodeLowest(run: Run, lowest: Rendition): Promise<string> {
   return mp4Source;
 }
 
-/** Approves the video, now playable; false if it was deleted (or taken down) meanwhile. */
+/**
+ * The `lowestPublished` event: the video is approved, now playable; false if it was deleted (or taken down)
+ * meanwhile.
+ */
 async function approve(run: Run): Promise<boolean> {
   const { deps, dir, info } = run;
   const videoId = run.video.id;
@@ -221,7 +226,7 @@ async function approve(run: Run): Promise<boolean> {
       mediaHeartbeatAt: now,
       updatedAt: now,
     })
-    .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')))
+    .where(and(eq(videos.id, videoId), inStates(fromOf('lowestPublished'))))
     .returning({ id: videos.id });
   if (!approved) {
     await discardIfDeleted(deps, videoId, dir);
@@ -258,7 +263,7 @@ async function handOverLadder(run: Run) {
   const [current] = await deps.db
     .update(videos)
     .set({ mediaHeartbeatAt: RELEASED })
-    .where(and(ownLease(video.id, video.mediaAttempts), eq(videos.status, 'approved')))
+    .where(and(ownLease(video.id, video.mediaAttempts), inStates(['building'])))
     .returning({ id: videos.id });
   if (!current) {
     await discardIfDeleted(deps, video.id, dir);
@@ -268,7 +273,10 @@ async function handOverLadder(run: Run) {
   await enqueue(deps.jobs, video.id, 'ladder');
 }
 
-/** Publishes the encoded higher renditions and records each; the last record ends the heartbeat. */
+/**
+ * Publishes the encoded higher renditions and records each while the video is building; the last record is
+ * the `ladderDone` event, which ends the heartbeat.
+ */
 async function publishRest(run: Run, rest: Rendition[]) {
   const { deps, dir } = run;
   const videoId = run.video.id;
@@ -279,7 +287,7 @@ async function publishRest(run: Run, rest: Rendition[]) {
     const [current] = await deps.db
       .update(videos)
       .set({ renditions: renditionsColumn(listed(run)), mediaHeartbeatAt: done ? null : new Date() })
-      .where(and(eq(videos.id, videoId), eq(videos.status, 'approved')))
+      .where(and(eq(videos.id, videoId), inStates(done ? fromOf('ladderDone') : ['building'])))
       .returning({ id: videos.id });
     // Deleted (or taken down) meanwhile: what this job published since is its own to remove.
     if (!current) {

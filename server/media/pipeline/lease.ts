@@ -3,10 +3,12 @@
 // sweep's job racing a late original, finds the video taken and ends without touching its folders. A job
 // that stops (handing over, or throwing for a retry) releases the lease by writing RELEASED, which still
 // marks the video unfinished for the sweep.
-import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { videos } from '../../db/schema';
-import type { PipelineDeps, Status } from './row';
+import { CLAIM_OF, movesOf, statusOf } from './machine';
+import type { Stage } from './queues';
+import { inStates, type PipelineDeps } from './row';
 
 /**
  * A heartbeat no job is behind: written by a job that stops (hands over, or throws to be retried), so the
@@ -22,40 +24,26 @@ const leaseFree = (staleSeconds: number) =>
   );
 
 /**
- * Claims the video for a stage: only from the statuses the stage may start from, only if no live job holds
- * it, counting the attempt.
+ * Claims the video for a stage (its claim event in machine.ts): only from the states the table allows, only if
+ * no live job holds it, counting the attempt. Each move the event allows is one guarded UPDATE, tried in
+ * table order until one finds the row.
  */
-export async function beginStage(db: Db, videoId: number, from: Status[], to: Status, staleSeconds: number) {
-  const now = new Date();
-  const [video] = await db
-    .update(videos)
-    .set({
-      status: to,
-      mediaAttempts: sql`${videos.mediaAttempts} + 1`,
-      mediaHeartbeatAt: now,
-      updatedAt: now,
-    })
-    .where(and(eq(videos.id, videoId), inArray(videos.status, from), leaseFree(staleSeconds)))
-    .returning();
-  return video;
-}
-
-/** An approved video whose ladder is still being built: taken over without going back to processing. */
-export async function resumeLadder(db: Db, videoId: number, staleSeconds: number) {
-  const now = new Date();
-  const [video] = await db
-    .update(videos)
-    .set({ mediaAttempts: sql`${videos.mediaAttempts} + 1`, mediaHeartbeatAt: now })
-    .where(
-      and(
-        eq(videos.id, videoId),
-        eq(videos.status, 'approved'),
-        isNotNull(videos.mediaHeartbeatAt),
-        leaseFree(staleSeconds),
-      ),
-    )
-    .returning();
-  return video;
+export async function claimVideo(db: Db, videoId: number, stage: Stage, staleSeconds: number) {
+  for (const { from, to } of movesOf(CLAIM_OF[stage])) {
+    const now = new Date();
+    const [video] = await db
+      .update(videos)
+      .set({
+        // An approved video's row stays as its viewers see it: only the lease and the attempts move.
+        ...(statusOf(to) === 'approved' ? {} : { status: statusOf(to), updatedAt: now }),
+        mediaAttempts: sql`${videos.mediaAttempts} + 1`,
+        mediaHeartbeatAt: now,
+      })
+      .where(and(eq(videos.id, videoId), inStates(from), leaseFree(staleSeconds)))
+      .returning();
+    if (video) return video;
+  }
+  return undefined;
 }
 
 /**

@@ -1,11 +1,12 @@
-// The video row as the media pipeline sees it: the statuses a job may move on from, where the original is
-// kept, and the two ways a job ends a video's media early (failed, or deleted under it).
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+// The video row as the media pipeline sees it: its states as SQL, where the original is kept, and the two ways
+// a job ends a video's media early (failed, or deleted under it).
+import { and, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { videos } from '../../db/schema';
 import type { Jobs } from '../../jobs/boss';
 import type { MediaInfo } from '../probe';
 import type { MediaStorage } from '../storage';
+import { type MediaState, movesOf, statusOf } from './machine';
 
 /**
  * publish_at of a video whose creator has not sent the details yet: every public list requires
@@ -25,10 +26,23 @@ export interface PipelineDeps {
 }
 
 export type VideoRow = typeof videos.$inferSelect;
-export type Status = VideoRow['status'];
 
-/** A video whose media is still being made: the only statuses a media job may move on from. */
-export const UNFINISHED: Status[] = ['uploaded', 'preprocess', 'processing'];
+/** The rows in any of `states` (machine.ts): the guard of an UPDATE that makes one of the table's moves. */
+export function inStates(states: MediaState[]): SQL {
+  const plain = states.filter((s) => statusOf(s) !== 'approved').map(statusOf);
+  const conditions = [
+    ...(plain.length ? [inArray(videos.status, plain)] : []),
+    ...(states.includes('building')
+      ? [and(eq(videos.status, 'approved'), isNotNull(videos.mediaHeartbeatAt))]
+      : []),
+    ...(states.includes('published')
+      ? [and(eq(videos.status, 'approved'), isNull(videos.mediaHeartbeatAt))]
+      : []),
+  ];
+  const condition = conditions.length > 1 ? or(...conditions) : conditions[0];
+  if (!condition) throw new Error('inStates needs at least one state');
+  return condition;
+}
 
 /** In private storage: the original as uploaded, kept for a re-transcode, never served. */
 export const originalPath = (videoId: number) => `originals/${videoId}/source`;
@@ -40,16 +54,19 @@ export const shapeOf = (info: MediaInfo) => ({
   durationSeconds: info.durationSeconds ?? 0,
 });
 
+/** The `fail` event: an unfinished video ends in error; one that already plays keeps what it has. */
 export async function failVideo(db: Db, videoId: number, reason: string) {
-  await db
-    .update(videos)
-    .set({ status: 'error', statusReason: reason, mediaHeartbeatAt: null, updatedAt: new Date() })
-    .where(and(eq(videos.id, videoId), inArray(videos.status, UNFINISHED)));
-  // A video that already plays keeps what it has: its ladder ends with the renditions published so far.
-  await db
-    .update(videos)
-    .set({ mediaHeartbeatAt: null })
-    .where(and(eq(videos.id, videoId), eq(videos.status, 'approved'), isNotNull(videos.mediaHeartbeatAt)));
+  for (const { from, to } of movesOf('fail')) {
+    await db
+      .update(videos)
+      .set(
+        to === 'error'
+          ? { status: 'error', statusReason: reason, mediaHeartbeatAt: null, updatedAt: new Date() }
+          : // Published: the ladder ends with the renditions published so far.
+            { mediaHeartbeatAt: null },
+      )
+      .where(and(eq(videos.id, videoId), inStates(from)));
+  }
 }
 
 /**

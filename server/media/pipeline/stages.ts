@@ -5,36 +5,29 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { messages } from '../../../src/contract/messages';
-import type { Db } from '../../db/client';
 import { videos } from '../../db/schema';
-import type { JobHandler, QueueSpec } from '../../jobs/boss';
+import type { JobHandler } from '../../jobs/boss';
 import { fitWithin, frameArgs } from '../args';
 import { ffmpeg } from '../ffmpeg';
 import { type MediaInfo, MediaRejection, probeMedia } from '../probe';
 import { videoMediaDir } from '../storage';
 import { buildLadder } from './ladder';
-import { beginStage, RELEASED, releaseLease, resumeLadder, startHeartbeat } from './lease';
+import { claimVideo, RELEASED, releaseLease, startHeartbeat } from './lease';
 import { finishPoster, POSTER_MAX } from './poster';
-import {
-  enqueue,
-  MAX_MEDIA_ATTEMPTS,
-  VIDEO_LADDER_QUEUE,
-  VIDEO_PREPROCESS_QUEUE,
-  VIDEO_PROCESS_QUEUE,
-} from './queues';
+import { enqueue, MAX_MEDIA_ATTEMPTS, queueOf, type Stage } from './queues';
 import { failVideo, originalPath, type PipelineDeps, shapeOf, type VideoRow } from './row';
 
 const m = messages.upload;
 
 async function runStage(
   deps: PipelineDeps,
-  spec: QueueSpec,
+  stage: Stage,
   videoId: number,
   job: { retryCount: number },
-  claim: (db: Db) => Promise<VideoRow | undefined>,
   work: (video: VideoRow) => Promise<void>,
 ): Promise<void> {
-  const video = await claim(deps.db);
+  const spec = queueOf[stage];
+  const video = await claimVideo(deps.db, videoId, stage, deps.staleSeconds);
   // Deleted, already done, or held by a job that still beats (the sweep hands it over if that one dies).
   if (!video) return;
   if (video.mediaAttempts > MAX_MEDIA_ATTEMPTS) {
@@ -75,52 +68,45 @@ const sourceOf = (deps: PipelineDeps, video: VideoRow) =>
 /** Stage 1: probe the original again (the worker may be another machine) and cut the thumbnail. */
 export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: number }> {
   return ({ videoId }, job) =>
-    runStage(
-      deps,
-      VIDEO_PREPROCESS_QUEUE,
-      videoId,
-      job,
-      (db) => beginStage(db, videoId, ['uploaded', 'preprocess'], 'preprocess', deps.staleSeconds),
-      async (video) => {
-        const { db, storage } = deps;
-        const source = await sourceOf(deps, video);
-        const dir = videoMediaDir(video);
-        const thumbnail = `${dir}/thumb.jpg`;
-        const tile = `${dir}/tile.jpg`;
-        const tmp = await fs.mkdtemp(path.join(await storage.workDir('tmp'), `thumb-${videoId}-`));
-        let info: MediaInfo;
-        let duration: number;
-        try {
-          info = await probeMedia(source.path);
-          duration = info.durationSeconds ?? video.durationSeconds;
-          // A second in: a first frame is often black or a fade-in.
-          const at = Math.min(1, duration / 2);
-          const out = path.join(tmp, 'thumb.jpg');
-          const size = fitWithin(info, POSTER_MAX);
-          await ffmpeg(frameArgs(source.path, { atSeconds: at, size, output: out }), { timeoutMs: 60_000 });
-          await finishPoster(tmp, 'thumb.jpg', size);
-          await storage.putFile(tile, path.join(tmp, 'tile.jpg'));
-          await storage.putFile(thumbnail, out);
-        } finally {
-          await fs.rm(tmp, { recursive: true, force: true });
-          await source.release();
-        }
-        await db
-          .update(videos)
-          .set({
-            ...shapeOf(info),
-            durationSeconds: duration,
-            thumbnailPath: thumbnail,
-            tilePath: tile,
-            updatedAt: new Date(),
-            // Released before the process job exists, so it never finds the video still held by this one.
-            mediaHeartbeatAt: RELEASED,
-          })
-          .where(eq(videos.id, videoId));
-        if (!deps.jobs) throw new Error('preprocess needs the job queue to hand over');
-        await enqueue(deps.jobs, videoId, 'process');
-      },
-    );
+    runStage(deps, 'preprocess', videoId, job, async (video) => {
+      const { db, storage } = deps;
+      const source = await sourceOf(deps, video);
+      const dir = videoMediaDir(video);
+      const thumbnail = `${dir}/thumb.jpg`;
+      const tile = `${dir}/tile.jpg`;
+      const tmp = await fs.mkdtemp(path.join(await storage.workDir('tmp'), `thumb-${videoId}-`));
+      let info: MediaInfo;
+      let duration: number;
+      try {
+        info = await probeMedia(source.path);
+        duration = info.durationSeconds ?? video.durationSeconds;
+        // A second in: a first frame is often black or a fade-in.
+        const at = Math.min(1, duration / 2);
+        const out = path.join(tmp, 'thumb.jpg');
+        const size = fitWithin(info, POSTER_MAX);
+        await ffmpeg(frameArgs(source.path, { atSeconds: at, size, output: out }), { timeoutMs: 60_000 });
+        await finishPoster(tmp, 'thumb.jpg', size);
+        await storage.putFile(tile, path.join(tmp, 'tile.jpg'));
+        await storage.putFile(thumbnail, out);
+      } finally {
+        await fs.rm(tmp, { recursive: true, force: true });
+        await source.release();
+      }
+      await db
+        .update(videos)
+        .set({
+          ...shapeOf(info),
+          durationSeconds: duration,
+          thumbnailPath: thumbnail,
+          tilePath: tile,
+          updatedAt: new Date(),
+          // Released before the process job exists, so it never finds the video still held by this one.
+          mediaHeartbeatAt: RELEASED,
+        })
+        .where(eq(videos.id, videoId));
+      if (!deps.jobs) throw new Error('preprocess needs the job queue to hand over');
+      await enqueue(deps.jobs, videoId, 'process');
+    });
 }
 
 /**
@@ -131,15 +117,8 @@ export function preprocessVideo(deps: PipelineDeps): JobHandler<{ videoId: numbe
  */
 export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }> {
   return ({ videoId }, job) =>
-    runStage(
-      deps,
-      VIDEO_PROCESS_QUEUE,
-      videoId,
-      job,
-      async (db) =>
-        (await beginStage(db, videoId, ['preprocess', 'processing'], 'processing', deps.staleSeconds)) ??
-        (await resumeLadder(db, videoId, deps.staleSeconds)),
-      (video) => withOriginal(deps, video, (source) => buildLadder(deps, video, source, 'process')),
+    runStage(deps, 'process', videoId, job, (video) =>
+      withOriginal(deps, video, (source) => buildLadder(deps, video, source, 'process')),
     );
 }
 
@@ -149,13 +128,8 @@ export function processVideo(deps: PipelineDeps): JobHandler<{ videoId: number }
  */
 export function ladderVideo(deps: PipelineDeps): JobHandler<{ videoId: number }> {
   return ({ videoId }, job) =>
-    runStage(
-      deps,
-      VIDEO_LADDER_QUEUE,
-      videoId,
-      job,
-      (db) => resumeLadder(db, videoId, deps.staleSeconds),
-      (video) => withOriginal(deps, video, (source) => buildLadder(deps, video, source, 'ladder')),
+    runStage(deps, 'ladder', videoId, job, (video) =>
+      withOriginal(deps, video, (source) => buildLadder(deps, video, source, 'ladder')),
     );
 }
 

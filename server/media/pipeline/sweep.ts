@@ -2,18 +2,20 @@
 // writing its heartbeat, and the sweep (at start and every few seconds in every worker process) hands
 // the video to a new job. Attempts are counted per video, so a file that kills its worker every time
 // ends in error instead of looping.
-import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { uploadSessions, videos } from '../../db/schema';
 import type { Jobs } from '../../jobs/boss';
-import { liveJobsOf, queueOf, type Stage } from './queues';
-import { type PipelineDeps, UNFINISHED } from './row';
+import { type MediaState, mediaStateOf, STAGE_OF } from './machine';
+import { liveJobsOf, queueOf } from './queues';
+import { inStates, type PipelineDeps } from './row';
 
 /**
- * Hands every video that should be moving but is not to a new job: status uploaded / preprocess /
- * processing, or approved with its ladder unfinished, no heartbeat (or row change) for `staleSeconds`, and
- * no job waiting for it. A job still marked active for such a video belongs to a dead worker; it is
- * cancelled so that pg-boss does not also retry it on expiry. Returns the ids handed over.
+ * Hands every video that should be moving but is not to a new job: in a state some stage moves on from
+ * (`STAGE_OF` in machine.ts: uploaded, preprocess, processing, or approved with its ladder unfinished), no
+ * heartbeat (or row change) for `staleSeconds`, and no job waiting for it. A job still marked active for
+ * such a video belongs to a dead worker; it is cancelled so that pg-boss does not also retry it on expiry.
+ * Returns the ids handed over.
  */
 export async function sweepStuckVideos(
   deps: PipelineDeps & { database: Database; jobs: Jobs },
@@ -21,14 +23,11 @@ export async function sweepStuckVideos(
   const { database, jobs, staleSeconds } = deps;
   const handed: number[] = [];
   const stuck = await database.db
-    .select({ id: videos.id, status: videos.status })
+    .select({ id: videos.id, status: videos.status, mediaHeartbeatAt: videos.mediaHeartbeatAt })
     .from(videos)
     .where(
       and(
-        or(
-          inArray(videos.status, UNFINISHED),
-          and(eq(videos.status, 'approved'), isNotNull(videos.mediaHeartbeatAt)),
-        ),
+        inStates(Object.keys(STAGE_OF) as MediaState[]),
         // Demo videos have no upload for this pipeline to work on: their own job makes them, and a restart
         // queues it again (server/seed/index.ts).
         isNull(videos.demoRecipe),
@@ -42,8 +41,9 @@ export async function sweepStuckVideos(
     const rows = await liveJobsOf(database, video.id);
     if (rows.some((j) => j.state !== 'active' || (j.age ?? 0) < staleSeconds)) continue;
     for (const orphan of rows) await jobs.boss.cancel(orphan.name, orphan.id);
-    const stage: Stage =
-      video.status === 'approved' ? 'ladder' : video.status === 'processing' ? 'process' : 'preprocess';
+    const state = mediaStateOf(video);
+    const stage = state && STAGE_OF[state];
+    if (!stage) continue;
     const spec = queueOf[stage];
     // Worker processes sweep on their own; the singleton slot lets only one of them hand a video over.
     const sent = await jobs.send(
