@@ -17,11 +17,11 @@ import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
 import { uploadSessions, videos } from '../db/schema';
 import { crashPoint } from '../util/crash-point';
+import type { VideoRow } from '../videos/listing';
 import { acceptUpload, originalPath, type PipelineDeps, type UploadOutcome } from './pipeline';
 import { videoMediaDir } from './storage';
 
 type Session = typeof uploadSessions.$inferSelect;
-type VideoRow = typeof videos.$inferSelect;
 
 export interface UploadFinisherDeps extends PipelineDeps {
   /**

@@ -22,7 +22,6 @@ import {
   receiveVideoForm,
   recordUpload,
   requireUploader,
-  screenshotOf,
   updateDetails,
   uploadAnswer,
 } from '../uploads/service';
@@ -89,19 +88,16 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
    * 422 (the reason is at GET /v1/uploads/{id}/video); PATCH and DELETE have nothing left to act on (409).
    */
   async function finished(session: q.UploadSession, reply: FastifyReply) {
-    const video = await q.videoById(deps.database.db, session.videoId);
     reply.header('Tus-Resumable', '1.0.0').header('Cache-Control', 'no-store');
     if (reply.request.method !== 'HEAD') return reply.status(409).send({ message: m.uploadFinished });
-    if (!video || video.status === 'deleting')
-      return reply.status(404).send({ message: messages.video.notFound });
-    if (video.status === 'error')
-      return reply.status(422).send({ message: m.failed(video.statusReason ?? '') });
+    // The same 404 (deleted) and 422 (refused) as GET /v1/uploads/{id}/video, without a body.
+    const answer = await finishedUploadAnswer(deps, session);
     return reply
       .status(200)
       .header('Upload-Offset', String(session.size))
       .header('Upload-Length', String(session.size))
-      .header(VIDEO_ID_HEADER, String(video.id))
-      .header(SCREENSHOT_HEADER, screenshotOf(deps, video))
+      .header(VIDEO_ID_HEADER, String(answer.videoId))
+      .header(SCREENSHOT_HEADER, answer.screenshot)
       .send();
   }
 

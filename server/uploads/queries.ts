@@ -8,7 +8,6 @@ import * as t from '../db/schema';
 import { slugify } from '../util/slug';
 
 export type UploadSession = typeof t.uploadSessions.$inferSelect;
-export type VideoRow = typeof t.videos.$inferSelect;
 
 export async function insertSession(
   db: Db,
@@ -35,12 +34,6 @@ export async function deleteAbandonedSessions(db: Db, before: Date) {
   await db
     .delete(t.uploadSessions)
     .where(and(isNull(t.uploadSessions.completedAt), lt(t.uploadSessions.createdAt, before)));
-}
-
-export async function videoById(db: Db, id: number | null | undefined): Promise<VideoRow | undefined> {
-  if (!id) return undefined;
-  const [video] = await db.select().from(t.videos).where(eq(t.videos.id, id));
-  return video;
 }
 
 /**

@@ -17,7 +17,9 @@ import { requireUser } from '../http/viewer';
 import { enqueue, liveJobsOf, type PipelineDeps, type UploadOutcome } from '../media/pipeline';
 import { videoMediaDir } from '../media/storage';
 import type { UploadFinisher } from '../media/upload-recovery';
+import type { VideoRow } from '../videos/listing';
 import { presentVideos } from '../videos/present';
+import { videoById } from '../videos/queries';
 import * as q from './queries';
 import { SCREENSHOT_HEADER, VIDEO_ID_HEADER } from './tus';
 
@@ -51,7 +53,7 @@ export function uploadAnswer(outcome: UploadOutcome): UploadResult {
   };
 }
 
-export const screenshotOf = (deps: AppDeps, video: q.VideoRow) =>
+export const screenshotOf = (deps: AppDeps, video: VideoRow) =>
   deps.storage.url(`${videoMediaDir(video)}/first.jpg`) ?? '';
 
 export const pipelineOf = (deps: AppDeps, log: (message: string) => void): PipelineDeps => ({
@@ -110,7 +112,7 @@ export async function ownUpload(deps: AppDeps, id: string, user: UserRow) {
 
 /** The video a finished upload became, as GET /v1/uploads/{id}/video and the multipart call answer it. */
 export async function finishedUploadAnswer(deps: AppDeps, session: q.UploadSession): Promise<UploadResult> {
-  const video = await q.videoById(deps.database.db, session.videoId);
+  const video = await videoById(deps.database.db, session.videoId);
   if (!video || video.status === 'deleting') throw notFound(messages.video.notFound);
   if (video.status === 'error') {
     const reason = video.statusReason ?? m.processingFailed;
@@ -167,7 +169,7 @@ export async function receiveVideoForm(request: FastifyRequest, deps: AppDeps): 
  */
 export async function updateDetails(deps: AppDeps, user: UserRow, input: UploadDetails) {
   const { db } = deps.database;
-  const video = await q.videoById(db, input.videoId);
+  const video = await videoById(db, input.videoId);
   if (!video || video.status === 'deleting') throw notFound(messages.video.notFound);
   if (!(await canManageCreator(db, user, video.userId))) throw new HttpError(403, messages.server.forbidden);
   if (video.status === 'error') {
@@ -178,7 +180,7 @@ export async function updateDetails(deps: AppDeps, user: UserRow, input: UploadD
   if (video.status === 'uploaded' && deps.jobs && (await liveJobsOf(deps.database, video.id)).length === 0) {
     await enqueue(deps.jobs, video.id, 'preprocess');
   }
-  const row = await q.videoById(db, video.id);
+  const row = await videoById(db, video.id);
   const [data] = await presentVideos(db, deps.storage, row ? [row] : [], {
     liked: new Set(),
     rated: new Set(),

@@ -1,12 +1,13 @@
 // The own profile's reads and writes: what GET/POST /v1/profile answer and change. Route modules call these
 // and keep to the HTTP side (parsing, permissions, messages).
-import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { OwnProfile } from '../../src/contract';
 import type { UserRow } from '../auth/tokens';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { AppDeps } from '../deps';
 import { presentLink, userFields } from '../videos/present';
+import { linksOf } from './queries';
 
 /** Profiles live at /{username}: a username must never shadow a route of the app or the API. */
 export const RESERVED_USERNAMES = new Set([
@@ -80,11 +81,7 @@ export async function deleteLink(db: Db, userId: number, linkId: number): Promis
 export async function ownProfile(deps: AppDeps, user: UserRow, resetSession = false): Promise<OwnProfile> {
   const { db } = deps.database;
   const [links, studio, rejection] = await Promise.all([
-    db
-      .select()
-      .from(t.links)
-      .where(eq(t.links.userId, user.id))
-      .orderBy(asc(t.links.position), asc(t.links.id)),
+    linksOf(db, user.id),
     user.studioId === null
       ? Promise.resolve(undefined)
       : db

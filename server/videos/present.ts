@@ -4,8 +4,8 @@ import type { CreatorCard, Link, PublicUser, Video } from '../../src/contract';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { MediaStorage } from '../media/storage';
+import type { VideoRow } from './listing';
 
-type VideoRow = typeof t.videos.$inferSelect;
 type UserRow = typeof t.users.$inferSelect;
 type LiveLink = { id: number; name: string; url: string };
 

@@ -4,7 +4,9 @@ import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { VideoRow } from './listing';
 
-export async function videoById(db: Db, id: number): Promise<VideoRow | undefined> {
+/** Undefined for no id: an upload session that has not become a video yet. */
+export async function videoById(db: Db, id: number | null | undefined): Promise<VideoRow | undefined> {
+  if (!id) return undefined;
   const [video] = await db.select().from(t.videos).where(eq(t.videos.id, id));
   return video;
 }

@@ -8,6 +8,8 @@ import type { MediaInfo } from '../probe';
 import type { MediaStorage } from '../storage';
 import { type MediaState, movesOf, statusOf } from './machine';
 
+export type { VideoRow } from '../../videos/listing';
+
 /**
  * publish_at of a video whose creator has not sent the details yet: every public list requires
  * publish_at <= now(), so the upload stays private until the details say when it goes out.
@@ -24,8 +26,6 @@ export interface PipelineDeps {
   /** UPLOAD_REVIEW: whether a playable upload waits for an operator out of the lists (default) or in them. */
   uploadReview?: 'before' | 'after' | undefined;
 }
-
-export type VideoRow = typeof videos.$inferSelect;
 
 /** The rows in any of `states` (machine.ts): the guard of an UPDATE that makes one of the table's moves. */
 export function inStates(states: MediaState[]): SQL {
