@@ -7,7 +7,7 @@ import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state
 import { feedOnScreenAtom } from '../../state/skipLink';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
-import { useAdPlacements } from './ads/ads';
+import { pageAdFormats, useAdPlacements } from './ads/ads';
 import { feedIndexAtom } from './feedAtoms';
 import { useIsGuest } from './guest';
 import { FeedPlayer } from './player/FeedPlayer';
@@ -22,7 +22,6 @@ const LeftSidebar = lazy(() => import('./sidebar/LeftSidebar').then((m) => ({ de
 const RightSidebar = lazy(() => import('./sidebar/RightSidebar').then((m) => ({ default: m.RightSidebar })));
 // The page's own ad formats come with the operator's ads.json, after the first video: their code too.
 const AdFormats = lazy(() => import('./ads/AdFormats').then((m) => ({ default: m.AdFormats })));
-const PAGE_AD_TYPES = new Set(['footer', 'im', 'pop']);
 
 /** `/`: the home feed, started afresh each time the home tab is tapped while on it. */
 export function HomeScreen() {
@@ -49,6 +48,7 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   const wide = useMediaQuery(WIDE_QUERY);
   const sidebars = useMediaQuery(SIDEBARS_QUERY);
   const ads = useAdPlacements(wide);
+  const pageAds = pageAdFormats(ads);
   const index = useAtomValue(feedIndexAtom);
   const guest = useIsGuest();
   const onScreen = list?.videos[index];
@@ -164,9 +164,9 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
         ads={ads}
         rating={source.rating}
       />
-      {ads.some((ad) => PAGE_AD_TYPES.has(ad.type)) && (
+      {pageAds && (
         <Suspense fallback={null}>
-          <AdFormats ads={ads} />
+          <AdFormats formats={pageAds} />
         </Suspense>
       )}
     </>,

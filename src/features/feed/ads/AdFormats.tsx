@@ -5,19 +5,17 @@ import { CloseIcon } from '../../../ui/more-icons';
 import type { AdPlacement } from '../sidebar/sidebar';
 import { AdLink } from './AdLink';
 import { IM_DELAY_MS, popDue, sessionFlag, setSessionFlag } from './adRules';
+import type { PageAdFormats } from './ads';
 import './ads.css';
 
 const POP_SHOWN_AT_KEY = 'adPopShownAt';
 
 /**
- * The feed's own-page ad formats of the operator's /ads.json: a footer strip, an in-page message and a pop.
- * `ads` comes already without the `hideWide` ones on wide screens. Each waits for its creative: a missing
- * image or an unreachable ad host means that format simply does not appear.
+ * The feed's own-page ad formats of the operator's /ads.json (`pageAdFormats`, already without the
+ * `hideWide` ones on wide screens): a footer strip, an in-page message and a pop. Each waits for its creative:
+ * a missing image or an unreachable ad host means that format simply does not appear.
  */
-export function AdFormats({ ads }: { ads: AdPlacement[] }) {
-  const footer = ads.find((a) => a.type === 'footer' && a.src);
-  const message = ads.find((a) => a.type === 'im' && a.src);
-  const pop = ads.find((a) => a.type === 'pop' && a.href);
+export function AdFormats({ formats: { footer, message, pop } }: { formats: PageAdFormats }) {
   return (
     <>
       {footer && <FooterAd key={footer.slotId} ad={footer} />}

@@ -24,6 +24,19 @@ function isPlacement(p: AdPlacement): boolean {
   return typeof p?.name === 'string' && typeof p.slotId === 'string' && typeof p.type === 'string';
 }
 
+/**
+ * The page's own formats among `ads`, each the first of its type with a creative: what AdFormats draws. Here,
+ * not in AdFormats, so the feed knows whether to load that lazy module at all.
+ */
+export function pageAdFormats(ads: AdPlacement[]) {
+  const footer = ads.find((a) => a.type === 'footer' && a.src);
+  const message = ads.find((a) => a.type === 'im' && a.src);
+  const pop = ads.find((a) => a.type === 'pop' && a.href);
+  return footer || message || pop ? { footer, message, pop } : undefined;
+}
+
+export type PageAdFormats = NonNullable<ReturnType<typeof pageAdFormats>>;
+
 export function useAdPlacements(wide: boolean): AdPlacement[] {
   const [all, setAll] = useState<AdPlacement[]>([]);
   useEffect(() => {
