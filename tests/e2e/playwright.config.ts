@@ -1,5 +1,8 @@
 import { defineConfig, devices } from 'playwright/test';
 import { chromiumLaunchOptions } from './browser';
+// Evaluated before this file's body: in a worker process, the slot's server is E2E_BASE_URL by the time
+// `use` below reads it.
+import { E2E_WORKERS } from './slots';
 
 const launchOptions = chromiumLaunchOptions();
 
@@ -8,7 +11,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   globalSetup: './global-setup.ts',
   // Two cores: one worker keeps the server, ffmpeg-free by now, and the browser from starving each other.
-  workers: 1,
+  // E2E_WORKERS=2 runs two, each with a server of its own (slots.ts).
+  workers: E2E_WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
