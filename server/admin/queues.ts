@@ -11,6 +11,7 @@ import type {
   VerificationItem,
 } from '../../src/contract/admin';
 import type { Db } from '../db/client';
+import { containing } from '../db/like';
 import * as t from '../db/schema';
 import { renditionName } from '../media/args';
 import { UNPUBLISHED_AT } from '../media/pipeline';
@@ -278,7 +279,7 @@ export async function searchAccounts(
   query: { q?: string | undefined; before?: number | undefined; limit: number },
 ): Promise<{ accounts: Account[]; more: boolean }> {
   const q = query.q?.trim();
-  const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const like = q ? containing(q) : undefined;
   const match = like
     ? or(
         ilike(t.users.email, like),

@@ -3,6 +3,7 @@
 import { and, asc, eq, exists, not, notExists, type SQL, sql } from 'drizzle-orm';
 import { managedBy } from '../auth/permissions';
 import type { Db } from '../db/client';
+import { containing } from '../db/like';
 import * as t from '../db/schema';
 import type { Viewer } from '../http/viewer';
 import {
@@ -129,8 +130,7 @@ export function tagsInNameOrder(
 ) {
   const filters: SQL[] = [tagHasVisibleVideo(db, viewer, t.tags.id, opts.gender)];
   if (opts.search) {
-    const escaped = opts.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-    filters.push(sql`lower(${t.tags.name}) like ${`%${escaped}%`}`);
+    filters.push(sql`lower(${t.tags.name}) like ${containing(opts.search.toLowerCase())}`);
   }
   const { after } = opts;
   if (after) filters.push(sql`(lower(${t.tags.name}), ${t.tags.id}) > (${after.n}, ${after.i})`);

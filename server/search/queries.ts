@@ -2,6 +2,7 @@
 // and the log of finished searches.
 import { type AnyColumn, and, asc, desc, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { containing } from '../db/like';
 import * as t from '../db/schema';
 import type { Viewer } from '../http/viewer';
 import { tagHasVisibleVideo, visibleTo } from '../videos/listing';
@@ -11,9 +12,6 @@ export const SEARCH_LIMIT = 10;
 /** Below this, trigram matches are mostly noise; 'lunna' ~ 'luna' scores 0.57, 'beech' ~ 'beach' 0.33. */
 export const SIMILARITY = 0.3;
 
-/** A contains-match for LIKE, with the user's own % and _ taken literally. */
-const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * Typo-tolerant search: a name matches when it contains the text, or when its trigram similarity to it
  * (whole name, or its best-matching word for titles) is at least SIMILARITY. Best matches first,
@@ -21,7 +19,7 @@ const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (
  * of public videos.
  */
 export async function search(db: Db, viewer: Viewer, text: string) {
-  const like = containing(text);
+  const like = containing(text.toLowerCase());
   const q = text.toLowerCase();
   const matches = (column: AnyColumn) =>
     sql`(lower(${column}) like ${like} or similarity(${column}, ${q}) >= ${SIMILARITY} or word_similarity(${q}, ${column}) >= ${SIMILARITY})`;
