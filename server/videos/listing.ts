@@ -10,10 +10,10 @@ import type { Viewer } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
 import { DomainError } from '../util/domain-error';
 import { mayHaveLiked } from './likers';
-import { presentVideos, type ViewerFlags } from './present';
+import { presentVideos, type VideoRow, type ViewerFlags } from './present';
 import { notGeoBlocked, publicVideo } from './visibility';
 
-export type VideoRow = typeof t.videos.$inferSelect;
+export type { VideoRow };
 
 // A service's refusals (util/domain-error.ts): the HTTP layer answers them 422 with `errors.cursor`, and 404.
 export const invalidCursor = () => new DomainError('invalid', messages.server.invalidCursor, 'cursor');

@@ -4,7 +4,9 @@ import type { CreatorCard, Link, PublicUser, Video } from '../../src/contract';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { MediaStorage } from '../media/storage';
-import type { VideoRow } from './listing';
+
+/** A video as its table holds it: what the lists read and this module presents. */
+export type VideoRow = typeof t.videos.$inferSelect;
 
 type UserRow = typeof t.users.$inferSelect;
 type LiveLink = { id: number; name: string; url: string };
