@@ -258,6 +258,7 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
+          globalSetup: ['tests/api/global-setup.ts'],
           environment: 'node',
           // Each file builds its own app on its own database; PGlite and ffmpeg are CPU bound, so two at a
           // time matches this 2-core machine.

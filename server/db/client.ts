@@ -54,17 +54,19 @@ export const pgliteLockFile = (dataDir: string) => `${pgliteDir(dataDir)}.lock`;
 /**
  * `databaseUrl` undefined: a PGlite database in `dataDir/pgdata`, opened by one process at a time (`lock`
  * says who is asking and how long to wait for the holder: DataDirBusyError after that); `memory://`: PGlite
- * in memory; otherwise a PostgreSQL connection string.
+ * in memory, empty or started from `image` (a data directory's tarball, as `dumpPglite` makes); otherwise a
+ * PostgreSQL connection string.
  */
 export async function openDatabase(opts: {
   databaseUrl?: string | undefined;
   dataDir: string;
   lock?: { role: string; waitMs?: number };
+  image?: Blob | undefined;
 }): Promise<Database> {
   const url = opts.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
   if (url && url !== 'memory://') throw new Error('DATABASE_URL must be postgres://… or memory://');
-  if (url) return openPglite(undefined, async () => {});
+  if (url) return openPglite(undefined, async () => {}, opts.image);
   const dir = pgliteDir(opts.dataDir);
   await fs.mkdir(opts.dataDir, { recursive: true });
   // The whole database, password hashes and tokens included: this user only (also a folder an older version
@@ -82,8 +84,15 @@ export async function openDatabase(opts: {
   }
 }
 
-async function openPglite(dir: string | undefined, release: () => Promise<void>): Promise<Database> {
-  const client = await PGlite.create(dir, { extensions: pgliteExtensions });
+async function openPglite(
+  dir: string | undefined,
+  release: () => Promise<void>,
+  image?: Blob,
+): Promise<Database> {
+  const client = await PGlite.create(dir, {
+    extensions: pgliteExtensions,
+    ...(image ? { loadDataDir: image } : {}),
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

@@ -24,15 +24,21 @@ export interface TestContext extends AppDeps {
   close(): Promise<void>;
 }
 
-export async function createPostgresDatabase(adminUrl: string) {
+/** Where global-setup.ts left the suite's migrated database: a PGlite tarball's path, a template's name. */
+export const PGLITE_IMAGE_VAR = 'SHORTCAMS_TEST_PGLITE_IMAGE';
+export const PG_TEMPLATE_VAR = 'SHORTCAMS_TEST_PG_TEMPLATE';
+
+/** An empty database on that server, or a copy of `template` (a migrated one: global-setup.ts). */
+export async function createPostgresDatabase(adminUrl: string, template?: string) {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     async drop() {
       const c = new pg.Client({ connectionString: adminUrl });
@@ -78,7 +84,12 @@ export async function createTestContext(
   opts: { jobs?: boolean; config?: Partial<Config>; onRoute?: (route: RouteOptions) => void } = {},
 ) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'shortcams-test-'));
-  const pgDb = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
+  // Started from the suite's migrated database where global-setup.ts made one.
+  const pgDb = process.env.DATABASE_URL
+    ? await createPostgresDatabase(process.env.DATABASE_URL, process.env[PG_TEMPLATE_VAR])
+    : undefined;
+  const imageFile = pgDb ? undefined : process.env[PGLITE_IMAGE_VAR];
+  const image = imageFile ? new Blob([await fs.readFile(imageFile)]) : undefined;
   const config: Config = {
     ...loadConfig({}),
     dataDir,
@@ -91,7 +102,8 @@ export async function createTestContext(
     feedCacheMs: 0,
     ...opts.config,
   };
-  const database = await openDatabase(config);
+  const database = await openDatabase({ ...config, image });
+  // Nothing left to apply on a migrated copy; a fresh database gets them all.
   await database.migrate();
   const storage = new LocalStorage(dataDir, config.mediaPublicUrl);
   const jobs = opts.jobs ? await startJobs(database) : undefined;
