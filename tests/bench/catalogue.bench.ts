@@ -1,4 +1,5 @@
-// What a request costs as the catalogue grows (issue 17: the 100k-video figure within 2 times the 1k one).
+// What a request costs as the catalogue grows. Issue 17 asked for the 100k-video p50 within 2 times the 1k
+// one; issue 34 asks for every list's p99 within 1.5 times, the verdict printed per list below.
 // Synthetic rows, no media: 1,000 creators, 1k / 10k / 100k videos, a million likes and views in all,
 // seeded with bulk SQL (generate_series). Each request is sent one at a time through app.inject (no HTTP,
 // no crowd: the cost of the answer itself), with the feed and discover caches off so every answer is built.
@@ -144,9 +145,12 @@ export async function catalogueBench(): Promise<Record<string, string>> {
   const largest = results[SIZES.at(-1) ?? 0];
   if (smallest && largest && SIZES.length > 1) {
     for (const label of Object.keys(largest)) {
-      const ratio = (largest[label]?.p50 ?? 0) / (smallest[label]?.p50 || 1);
-      out[`${label}: ${SIZES.at(-1)} / ${SIZES[0]} (p50)`] =
-        `${ratio.toFixed(1)}x; goal <= 2x: ${ratio <= 2 ? 'met' : 'NOT met'}`;
+      const big = largest[label];
+      const small = smallest[label];
+      const ratio = (big?.p99 ?? 0) / (small?.p99 || 1);
+      const p50 = (big?.p50 ?? 0) / (small?.p50 || 1);
+      out[`${label}: ${SIZES.at(-1)} / ${SIZES[0]}`] =
+        `p99 ${ratio.toFixed(2)}x (p50 ${p50.toFixed(2)}x); goal p99 <= 1.5x: ${ratio <= 1.5 ? 'met' : 'NOT met'}`;
     }
   }
   return out;
