@@ -38,7 +38,11 @@ export async function rankedVideos(
     .limit(opts.limit);
 }
 
-/** Models and channels that show to this viewer, of these genders (all without). */
+/**
+ * Models and channels that show to this viewer, of these genders (all without). The first two are the
+ * predicate of users_creators_newest (db/schema.ts), which latestCreators walks: the planner must be able to
+ * see that they imply it.
+ */
 function creatorFilters(viewer: Viewer, genders: ('m' | 't')[] | undefined): SQL[] {
   const filters: SQL[] = [
     inArray(t.users.type, ['model', 'channel']),

@@ -1,0 +1,1 @@
+CREATE INDEX "users_creators_newest" ON "users" USING btree ("created_at","id") WHERE "users"."type" in ('model', 'channel') and "users"."suspended_at" is null;
