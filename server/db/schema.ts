@@ -234,7 +234,13 @@ export const videos = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('videos_public').on(t.status, t.publishAt, t.id),
+    // Every public list's newest-first walk (server/videos/visibility.ts, publicVideo). Only videos a list may
+    // show are in it, and with the creator (gender and geo-block tests) the walk need not read the table: a tag's
+    // newest videos, the home feed's candidates, are an index-only walk checked against video_tags. user_id
+    // fills what the row's alignment left empty: the entries are no larger.
+    index('videos_public')
+      .on(t.status, t.publishAt, t.id, t.userId)
+      .where(sql`${t.review} <> 'held' and not ${t.creatorSuspended}`),
     index('videos_user').on(t.userId, t.id),
     // The home feed's engagement term (server/videos/ranking.ts, ENGAGEMENT: the same expression, or the planner
     // cannot use this index), so that its best-engaged candidates are an index walk, not a sort of every video.

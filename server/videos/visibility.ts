@@ -5,7 +5,8 @@ import type { Viewer } from '../http/viewer';
 
 /**
  * Any viewer may see a video once it plays (`approved`), no operator holds it for review (UPLOAD_REVIEW=before),
- * its creator is not suspended and its scheduled time has come.
+ * its creator is not suspended and its scheduled time has come. The review and suspension tests are the
+ * predicate of videos_public (db/schema.ts): written otherwise, the planner could not walk it.
  */
 export const publicVideo = (): SQL =>
   and(

@@ -1,0 +1,2 @@
+DROP INDEX "videos_public";--> statement-breakpoint
+CREATE INDEX "videos_public" ON "videos" USING btree ("status","publish_at","id","user_id") WHERE "videos"."review" <> 'held' and not "videos"."creator_suspended";
