@@ -724,3 +724,6 @@ export const auditLog = pgTable(
     index('audit_log_action').on(t.action, t.createdAt),
   ],
 );
+
+/** A video as its table holds it: what the lists, the uploads and the media pipeline read. */
+export type VideoRow = typeof videos.$inferSelect;

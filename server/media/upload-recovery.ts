@@ -15,9 +15,8 @@ import fs from 'node:fs/promises';
 import { and, eq, isNull } from 'drizzle-orm';
 import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
-import { uploadSessions, videos } from '../db/schema';
+import { uploadSessions, type VideoRow, videos } from '../db/schema';
 import { crashPoint } from '../util/crash-point';
-import type { VideoRow } from '../videos/listing';
 import { acceptUpload, originalPath, type PipelineDeps, type UploadOutcome } from './pipeline';
 import { videoMediaDir } from './storage';
 

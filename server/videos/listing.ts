@@ -5,12 +5,13 @@ import { MAX_ID } from '../../src/contract/common';
 import { messages } from '../../src/contract/messages';
 import type { Db } from '../db/client';
 import { coalesce } from '../db/coalesce';
+import type { VideoRow } from '../db/schema';
 import * as t from '../db/schema';
 import type { Viewer } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
 import { DomainError } from '../util/domain-error';
 import { mayHaveLiked } from './likers';
-import { presentVideos, type VideoRow, type ViewerFlags } from './present';
+import { presentVideos, type ViewerFlags } from './present';
 import { notGeoBlocked, publicVideo } from './visibility';
 
 export type { VideoRow };

@@ -2,11 +2,9 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { CreatorCard, Link, PublicUser, Video } from '../../src/contract';
 import type { Db } from '../db/client';
+import type { VideoRow } from '../db/schema';
 import * as t from '../db/schema';
 import type { MediaStorage } from '../media/storage';
-
-/** A video as its table holds it: what the lists read and this module presents. */
-export type VideoRow = typeof t.videos.$inferSelect;
 
 type UserRow = typeof t.users.$inferSelect;
 type LiveLink = { id: number; name: string; url: string };
