@@ -89,10 +89,11 @@ test.describe('sign-up', () => {
     // A mailed link keeps the phone it was opened on signed in.
     expect((await stored(page)).local).toContain('accessToken');
     await expect.poll(() => readKv(page, 'preferencesCategory')).toBe('m,t');
-    // A viewer's account has no creator entries.
-    await expect(page.getByRole('link', { name: /Upload video/ })).toHaveCount(0);
-    await expect(page.getByRole('link', { name: /Following/ })).toHaveAttribute('href', '/account/following');
-    await expect(page.getByRole('link', { name: /Rate videos/ })).toHaveAttribute(
+    // A viewer's account has no creator entries. Its menu, not the wide screens' rail, which has its own links.
+    const menu = page.getByRole('main');
+    await expect(menu.getByRole('link', { name: /Upload video/ })).toHaveCount(0);
+    await expect(menu.getByRole('link', { name: /Following/ })).toHaveAttribute('href', '/account/following');
+    await expect(menu.getByRole('link', { name: /Rate videos/ })).toHaveAttribute(
       'href',
       '/videos-rating/unrated',
     );
