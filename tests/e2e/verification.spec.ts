@@ -45,6 +45,8 @@ const inkOnPad = (page: Page) =>
   });
 
 async function drawSignature(page: Page) {
+  // A stroke made before the pad's code has loaded draws nothing (on a busy machine that took seconds).
+  await expect(page.locator('.signature-placeholder')).toHaveText('Sign here');
   const box = await page.locator('canvas.signature-canvas').boundingBox();
   if (!box) throw new Error('no signature pad');
   const at = (x: number, y: number) => [box.x + box.width * x, box.y + box.height * y] as const;

@@ -78,6 +78,8 @@ export function SignatureField<V extends FormValues, K extends BlobKeys<V>, S ex
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const padRef = useRef<SignaturePadType | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
+  // Until signature_pad has loaded, a stroke on the canvas draws nothing: the pad says so instead of "Sign here".
+  const [ready, setReady] = useState(false);
   const strokes = (form.values[strokesName] ?? null) as SignatureStrokes | null;
   const strokesRef = useRef(strokes);
   strokesRef.current = strokes;
@@ -159,6 +161,7 @@ export function SignatureField<V extends FormValues, K extends BlobKeys<V>, S ex
         observer.observe(canvas);
         // A change of zoom or screen changes the pixel ratio without changing the width.
         window.addEventListener('resize', resize);
+        setReady(true);
       },
       () => {
         if (!cancelled) setLoadFailed(true);
@@ -195,12 +198,13 @@ export function SignatureField<V extends FormValues, K extends BlobKeys<V>, S ex
           role="img"
           aria-label={strokes ? `${label}: signed` : `${label}: empty`}
           aria-describedby={described}
+          aria-busy={!ready && !loadFailed}
           // Focusable, so that a failed submit can bring the person here.
           tabIndex={-1}
         />
         {!strokes && (
           <span className="signature-placeholder" aria-hidden="true">
-            Sign here
+            {ready ? 'Sign here' : loadFailed ? '' : 'Loading the pad…'}
           </span>
         )}
         <span className="signature-line" aria-hidden="true" />
