@@ -10,7 +10,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   globalSetup: './global-setup.ts',
-  // Two by default (E2E_WORKERS), each with a server of its own (slots.ts). On this 2-core machine the 278
+  // E2E_WORKERS=2 runs two, each with a server of its own (slots.ts). On this 2-core machine the 278
   // tests of the time took 16.1 min with two against 19.2 with one: the cores are the limit, and tests that
   // wait on a timer or a video's clock (an ad's 5 s, the message's 4 s, a tunnel) overlap with the others.
   workers: E2E_WORKERS,
