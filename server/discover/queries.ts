@@ -3,9 +3,10 @@
 import { and, asc, desc, eq, exists, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DiscoverResponse } from '../../src/contract';
 import type { Db } from '../db/client';
+import type { VideoRow } from '../db/schema';
 import * as t from '../db/schema';
 import type { Viewer } from '../http/viewer';
-import { type VideoRow, visibleTo } from '../videos/listing';
+import { visibleTo } from '../videos/listing';
 import { activeUser, notGeoBlocked, publicVideo } from '../videos/visibility';
 
 export type DiscoverGroup = keyof DiscoverResponse['videos'];

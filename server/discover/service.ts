@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import type { DiscoverResponse } from '../../src/contract';
 import type { Db } from '../db/client';
+import type { VideoRow } from '../db/schema';
 import { type Precompressed, precompress } from '../http/compress';
 import type { Viewer } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
-import type { VideoRow } from '../videos/listing';
 import { presentCreatorCard, presentVideos } from '../videos/present';
 import * as q from './queries';
 

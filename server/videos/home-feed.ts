@@ -11,10 +11,11 @@
 import type { FeedQuery, Video } from '../../src/contract';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { VideoRow } from '../db/schema';
 import type { Viewer } from '../http/viewer';
 import type { MediaStorage } from '../media/storage';
 import { memo } from './freshness';
-import { continueSession, opensList, pageOffset, type VideoRow, viewerFlags, visibleVideo } from './listing';
+import { continueSession, opensList, pageOffset, viewerFlags, visibleVideo } from './listing';
 import { presentVideos } from './present';
 import { homeFeedPage } from './ranking';
 

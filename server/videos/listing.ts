@@ -14,6 +14,7 @@ import { mayHaveLiked } from './likers';
 import { presentVideos, type ViewerFlags } from './present';
 import { notGeoBlocked, publicVideo } from './visibility';
 
+// For the route modules, which never import db/schema.
 export type { VideoRow };
 
 // A service's refusals (util/domain-error.ts): the HTTP layer answers them 422 with `errors.cursor`, and 404.

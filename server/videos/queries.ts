@@ -1,8 +1,8 @@
 // The SQL of one video as its owner handles it (the lists' SQL is in listing.ts and ranking.ts).
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import type { VideoRow } from '../db/schema';
 import * as t from '../db/schema';
-import type { VideoRow } from './listing';
 
 /** Undefined for no id: an upload session that has not become a video yet. */
 export async function videoById(db: Db, id: number | null | undefined): Promise<VideoRow | undefined> {

@@ -3,9 +3,10 @@
 import { and, desc, inArray, type SQL, sql } from 'drizzle-orm';
 import type { FeedQuery } from '../../src/contract';
 import type { Db } from '../db/client';
+import type { VideoRow } from '../db/schema';
 import * as t from '../db/schema';
 import type { Viewer } from '../http/viewer';
-import { rankedSessionPage, tagsFilter, type VideoRow, visibleTo } from './listing';
+import { rankedSessionPage, tagsFilter, visibleTo } from './listing';
 
 /**
  * A session is this many videos at most (its cursor stays near 6 KB, well inside URL limits); then links.next

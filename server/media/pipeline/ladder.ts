@@ -13,6 +13,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { messages } from '../../../src/contract/messages';
 import { playlistUris } from '../../../src/contract/playlist';
 import { queueOnMediaReady } from '../../admin/review-machine';
+import type { VideoRow } from '../../db/schema';
 import { videos } from '../../db/schema';
 import { metrics } from '../../util/metrics';
 import { contentChanged } from '../../videos/freshness';
@@ -33,7 +34,7 @@ import { type MediaStorage, videoMediaDir } from '../storage';
 import { ownLease, RELEASED } from './lease';
 import { fromOf, mediaStateOf, nextMedia } from './machine';
 import { enqueue } from './queues';
-import { discardIfDeleted, inStates, type PipelineDeps, shapeOf, type VideoRow } from './row';
+import { discardIfDeleted, inStates, type PipelineDeps, shapeOf } from './row';
 
 const m = messages.upload;
 

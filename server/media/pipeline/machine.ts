@@ -3,10 +3,10 @@
 // move a row with one guarded UPDATE each (`where status in (…)`), because several workers race for the same
 // video; this table is where those guards come from (`movesOf`), so a move the table does not list cannot be
 // written. The operators' review is a machine of its own (server/admin/review-machine.ts).
-import type { videos } from '../../db/schema';
+import type { VideoRow } from '../../db/schema';
 import type { Stage } from './queues';
 
-type Status = (typeof videos.$inferSelect)['status'];
+type Status = VideoRow['status'];
 
 /**
  * Where a video's media stands. Four are the row's status as it is; an approved video is `building` while

@@ -8,8 +8,6 @@ import type { MediaInfo } from '../probe';
 import type { MediaStorage } from '../storage';
 import { type MediaState, movesOf, statusOf } from './machine';
 
-export type { VideoRow } from '../../db/schema';
-
 /**
  * publish_at of a video whose creator has not sent the details yet: every public list requires
  * publish_at <= now(), so the upload stays private until the details say when it goes out.

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { messages } from '../../../src/contract/messages';
+import type { VideoRow } from '../../db/schema';
 import { videos } from '../../db/schema';
 import type { JobHandler } from '../../jobs/boss';
 import { fitWithin, frameArgs } from '../args';
@@ -15,7 +16,7 @@ import { buildLadder } from './ladder';
 import { claimVideo, RELEASED, releaseLease, startHeartbeat } from './lease';
 import { finishPoster, POSTER_MAX } from './poster';
 import { enqueue, MAX_MEDIA_ATTEMPTS, queueOf, type Stage } from './queues';
-import { failVideo, originalPath, type PipelineDeps, shapeOf, type VideoRow } from './row';
+import { failVideo, originalPath, type PipelineDeps, shapeOf } from './row';
 
 const m = messages.upload;
 
