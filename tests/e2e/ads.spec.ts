@@ -37,8 +37,18 @@ test.describe('ad formats', () => {
     await context.route('**/ads.json', (route) =>
       route.fulfill({ json: [{ name: 'pop', slotId: 'p-1', type: 'pop', href: 'https://ads.example/pop' }] }),
     );
+    // The pop arms itself (one window pointerup listener, the app's only one) once its lazy code and the
+    // device store have answered; a tap before then opens nothing, so the test taps after (CI, two workers).
+    await context.addInitScript(() => {
+      const add = window.addEventListener;
+      window.addEventListener = function (this: Window, ...args: Parameters<typeof add>) {
+        if (args[0] === 'pointerup') Object.assign(window, { popArmed: true });
+        return add.apply(this, args);
+      } as typeof add;
+    });
     await page.goto('/');
     await expect(current(page).locator('video')).toBeVisible();
+    await page.waitForFunction(() => 'popArmed' in window);
     // Nothing opens by itself.
     await page.waitForTimeout(1_000);
     expect(context.pages()).toHaveLength(1);
