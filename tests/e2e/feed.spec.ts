@@ -198,6 +198,27 @@ test.describe('feed player', () => {
     await expect.poll(paused).toBe(false);
   });
 
+  test('a video paused and swiped past leaves no play sign on the one that takes its slot', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect.poll(() => playingTime(page), { timeout: 20_000 }).toBeGreaterThan(0.3);
+    await page.keyboard.press('k');
+    await expect(current(page).locator('.feed-play-hint')).toBeVisible();
+    // From now on no segment arrives: the video three swipes on (in the paused one's slot, as 1 mod 3 is 4
+    // mod 3) is asked to play and waits for the network, so only the slot's own state can show a sign.
+    await page.context().route(/\/media\/videos\/[^/]+\/.+\.ts$/, () => {});
+    for (let n = 2; n <= 4; n++) {
+      await page.waitForTimeout(600);
+      await page.keyboard.press('PageDown');
+      await expect.poll(() => position(page)).toBe(n);
+      await closeRatingPrompt(page);
+    }
+    // Loading, not paused: the spinner, and no play sign left from the video before.
+    await expect(current(page).locator('.feed-stall')).toBeVisible();
+    await expect(current(page).locator('.feed-play-hint')).toHaveCount(0);
+  });
+
   test('keys and buttons move one video at a time; swipe left opens the creator and back returns', async ({
     page,
   }) => {

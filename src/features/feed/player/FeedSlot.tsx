@@ -91,11 +91,13 @@ export function FeedSlot({
   onStall,
 }: SlotProps) {
   const muted = useAtomValue(isMutedAtom);
-  const [paused, setPaused] = useState(false);
-  // Keyed by video: a recycled slot starts clean for its next video without a reset effect.
+  // Keyed by video: a recycled slot starts clean for its next video without a reset effect (a paused hint
+  // left by the slot's last video would otherwise show over the next one until it plays).
+  const [pausedId, setPausedId] = useState<number | null>(null);
   const [stalledId, setStalledId] = useState<number | null>(null);
   const [failedId, setFailedId] = useState<number | null>(null);
   const videoId = video?.id;
+  const paused = pausedId !== null && pausedId === videoId;
   const stalled = stalledId !== null && stalledId === videoId;
   const failed = failedId !== null && failedId === videoId;
 
@@ -132,14 +134,17 @@ export function FeedSlot({
     on: {
       playing: (element) => {
         setPlayedId(videoId ?? null);
-        setPaused(false);
+        setPausedId(null);
         setStalledId(null);
         markViewed();
         // The video on screen shows its first frame: the neighbours may load now.
         if (active && onStarted) whenFrameShown(element, onStarted);
       },
       loadeddata: active ? undefined : holdAtFirstFrame,
-      pause: () => setPaused(true),
+      // The play sign goes as soon as play is asked for, not when frames flow: a start that waits for the
+      // network shows the spinner instead of a sign saying it is paused.
+      play: () => setPausedId(null),
+      pause: () => setPausedId(videoId ?? null),
       waiting: () => setStalledId(videoId ?? null),
       // An ad's end and errors are the ad overlay's to handle: they hand the slot back to its video.
       ended: ad ? undefined : onEnded,
@@ -190,8 +195,9 @@ export function FeedSlot({
     tapSignal,
     videoId,
     adSrc,
+    onDeferred: () => setStalledId(videoId ?? null),
     onRefused: () => {
-      setPaused(true);
+      setPausedId(videoId ?? null);
       // No autoplay here: the viewer starts it with a tap, and the neighbours need not wait for that.
       if (active) onStarted?.();
     },

@@ -60,6 +60,7 @@ export function usePlayback(
     videoId,
     adSrc,
     onRefused,
+    onDeferred,
   }: {
     active: boolean;
     held: boolean;
@@ -68,6 +69,11 @@ export function usePlayback(
     /** An ad that ends hands the element back to the video, which must start again. */
     adSrc: string | null;
     onRefused: () => void;
+    /**
+     * The start waits for the source to load. The element is paused again by that load, without a 'pause'
+     * or 'waiting' event (with hls.js, for one), so this is the one sign that the video is on its way.
+     */
+    onDeferred: () => void;
   },
 ) {
   // A start put off until the source can play must not override a sheet opened meanwhile.
@@ -92,9 +98,11 @@ export function usePlayback(
           void element.play().catch(onRefused);
       };
       void element.play().catch((error: unknown) => {
-        if (error instanceof DOMException && error.name === 'AbortError')
+        if (error instanceof DOMException && error.name === 'AbortError') {
+          if (cancelled) return;
           element.addEventListener('canplay', retry, { once: true });
-        else onRefused();
+          onDeferred();
+        } else onRefused();
       });
       return () => {
         cancelled = true;

@@ -2,7 +2,7 @@ import { type RefCallback, type RefObject, useCallback, useEffect, useLayoutEffe
 import { takeBootVideo } from '../../../api/boot';
 import { useEffectEvent } from '../../../state/effectEvent';
 
-type VideoEvent = 'playing' | 'loadeddata' | 'pause' | 'waiting' | 'ended' | 'error';
+type VideoEvent = 'play' | 'playing' | 'loadeddata' | 'pause' | 'waiting' | 'ended' | 'error';
 
 interface SlotVideoOptions {
   /**
@@ -18,7 +18,7 @@ interface SlotVideoOptions {
   on: Partial<Record<VideoEvent, (video: HTMLVideoElement) => void>>;
 }
 
-const EVENTS: VideoEvent[] = ['playing', 'loadeddata', 'pause', 'waiting', 'ended', 'error'];
+const EVENTS: VideoEvent[] = ['play', 'playing', 'loadeddata', 'pause', 'waiting', 'ended', 'error'];
 
 /**
  * A feed slot's <video>, made here rather than rendered by React: the first slot of a page load takes over
