@@ -4,6 +4,8 @@ import { type ComponentType, lazy } from 'react';
 export type LazyComponent<P extends object> = ComponentType<P> & {
   /** Starts the download; resolves when the screen can render without suspending. */
   preload: () => Promise<ComponentType<P>>;
+  /** Whether its module is in: it renders in the commit that asks for it, without suspending. */
+  ready: () => boolean;
 };
 
 /**
@@ -38,5 +40,5 @@ export function lazyComponent<P extends object = object>(
     const Loaded = loaded;
     return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
   };
-  return Object.assign(Screen, { preload });
+  return Object.assign(Screen, { preload, ready: () => loaded !== undefined });
 }

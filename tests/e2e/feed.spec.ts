@@ -292,6 +292,41 @@ test.describe('feed player', () => {
   });
 });
 
+test.describe('rating prompt on a slow link', () => {
+  // The sheets' code is held back below; a service worker would answer it from its own cache.
+  test.use({ serviceWorkers: 'block' });
+
+  test('opens with a move, never later over a video already playing', async ({ page }) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/ActionSheets-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await expect(current(page).locator('video')).toBeVisible();
+    const prompt = page.getByRole('dialog', { name: /Rate/ });
+    // Five moves: the prompt was due by the fifth (it comes after 2 to 5), but its code is not in.
+    for (let n = 2; n <= 6; n++) {
+      await page.waitForTimeout(600);
+      await page.keyboard.press('PageDown');
+      await expect.poll(() => position(page)).toBe(n);
+    }
+    await expect(prompt).toBeHidden();
+    const arrived = page.waitForResponse(/\/assets\/ActionSheets-[^/]+\.js$/);
+    release();
+    await arrived;
+    // The code is in, the viewer has not moved: nothing pops up over the video they watch.
+    await page.waitForTimeout(1_500);
+    await expect(prompt).toBeHidden();
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => position(page)).toBe(7);
+    await expect(prompt).toBeVisible();
+  });
+});
+
 test.describe('feed overlay', () => {
   test('coach hints teach the swipes (touch) or the wheel and keys (mouse) and go once dismissed', async ({
     page,

@@ -12,7 +12,7 @@ import { useIsGuest } from '../guest';
 import type { AdPlacement } from '../sidebar/sidebar';
 import { CoachHint, useCoachStep } from './CoachHint';
 import { FeedNav } from './FeedNav';
-import { FeedSheets, preloadActionSheets, RatingBar, useFeedSheet } from './FeedSheets';
+import { FeedSheets, preloadActionSheets, RatingBar, ratingPromptReady, useFeedSheet } from './FeedSheets';
 import { FeedSlot, type SlotAction } from './FeedSlot';
 import { useFeedGestures } from './useFeedGestures';
 import { useInstreamAds } from './useInstreamAds';
@@ -147,7 +147,10 @@ export function FeedPlayer({
   useRatingPrompt({
     current,
     videos,
-    off: rating || adPlaying,
+    // Opened with a move or not at all: one whose code came seconds later popped up over a video already
+    // playing and took the keyboard's focus mid-gesture (CI: a key meant for the feed landed in the prompt).
+    // Without its code the prompt waits for the next move.
+    off: rating || adPlaying || !ratingPromptReady(),
     sheetOpen: sheets.sheet !== null,
     prompt: (video) => setSheet({ kind: 'rate', video }),
   });

@@ -19,6 +19,8 @@ export const RatingBar = lazyComponent(() => actionSheets().then((m) => m.Rating
 export const preloadActionSheets = () => {
   for (const sheet of [MoreSheet, RateSheet, RatingBar]) sheet.preload().catch(() => undefined);
 };
+/** The rating prompt can open in the commit of a move (its code is in). */
+export const ratingPromptReady = () => RateSheet.ready();
 const ReportSheet = lazyComponent(() => import('../sheets/ReportSheet').then((m) => m.ReportSheet));
 const PreferencesSheet = lazyComponent(() =>
   import('../sheets/PreferencesSheet').then((m) => m.PreferencesSheet),
