@@ -97,15 +97,24 @@ export function usePlayback(
         if (!cancelled && !heldRef.current && !pausedByViewer.has(element))
           void element.play().catch(onRefused);
       };
+      const restartWhenReady = () => {
+        if (cancelled) return;
+        element.addEventListener('canplay', retry, { once: true });
+        onDeferred();
+      };
       void element.play().catch((error: unknown) => {
-        if (error instanceof DOMException && error.name === 'AbortError') {
-          if (cancelled) return;
-          element.addEventListener('canplay', retry, { once: true });
-          onDeferred();
-        } else onRefused();
+        if (error instanceof DOMException && error.name === 'AbortError') restartWhenReady();
+        else onRefused();
       });
+      // A source loaded anew while the video is on screen pauses it without a 'pause' event, and a play()
+      // that had already settled has no rejection to retry on. hls.js does that: loadSource on an attached
+      // player re-attaches a fresh MediaSource. Seen after the 30th swipe of feed-routes.spec (1 run in 3 to
+      // 6 here): the element's source was emptied and loaded again 40 ms after play(), and the video stayed
+      // at 0:00. Each new load on screen starts it again once it can play.
+      element.addEventListener('emptied', restartWhenReady);
       return () => {
         cancelled = true;
+        element.removeEventListener('emptied', restartWhenReady);
         element.removeEventListener('canplay', retry);
       };
     }
