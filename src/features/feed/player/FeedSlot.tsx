@@ -134,15 +134,14 @@ export function FeedSlot({
     on: {
       playing: (element) => {
         setPlayedId(videoId ?? null);
-        setPausedId(null);
         setStalledId(null);
         markViewed();
         // The video on screen shows its first frame: the neighbours may load now.
         if (active && onStarted) whenFrameShown(element, onStarted);
       },
       loadeddata: active ? undefined : holdAtFirstFrame,
-      // The play sign goes as soon as play is asked for, not when frames flow: a start that waits for the
-      // network shows the spinner instead of a sign saying it is paused.
+      // The play sign goes as soon as play is asked for (every way out of paused fires 'play'), not when
+      // frames flow: a start that waits for the network shows the spinner instead of a sign saying paused.
       play: () => setPausedId(null),
       pause: () => setPausedId(videoId ?? null),
       waiting: () => setStalledId(videoId ?? null),
