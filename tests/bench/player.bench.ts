@@ -167,7 +167,7 @@ async function swipeFigures(context: BrowserContext, page: Page, label: string) 
 export async function playerBench(): Promise<Record<string, string>> {
   const server = await startServer({ env: { DEMO_VIDEOS: '16' }, timeoutMs: 300_000 });
   const storageState = await confirmAgeOnce(server.url);
-  const browser = await chromium.launch(chromiumLaunchOptions());
+  const browser = await chromium.launch(chromiumLaunchOptions('browser'));
   const out: Record<string, string> = {};
   try {
     for (const slow of [false, true]) {

@@ -90,7 +90,7 @@ async function bundleFigures(): Promise<Record<string, string>> {
 
 /** Chromium with a DevTools port and a real profile (Lighthouse drives it; incognito would skew nothing here). */
 async function launchDebuggableChromium(profile: string): Promise<{ port: number; child: ChildProcess }> {
-  const options = chromiumLaunchOptions();
+  const options = chromiumLaunchOptions('browser');
   const executable = options.executablePath ?? chromium.executablePath();
   const child = spawn(
     executable,
@@ -194,7 +194,7 @@ async function lighthouseFigures(baseUrl: string): Promise<Record<string, string
 /** Reload while offline, service worker warm: time until the shell (tab bar) and discover's first tile show. */
 async function offlineShellFigures(baseUrl: string): Promise<Record<string, string>> {
   const storageState = await confirmAgeOnce(baseUrl);
-  const browser = await chromium.launch(chromiumLaunchOptions());
+  const browser = await chromium.launch(chromiumLaunchOptions('browser'));
   try {
     const context = await browser.newContext({ ...devices['Pixel 7'], storageState });
     // tsx's keepNames wraps functions passed to the page in a Node-only `__name` helper.
@@ -258,7 +258,7 @@ const TRACES = 5;
 
 async function blockingTimeFigures(baseUrl: string): Promise<Record<string, string>> {
   const storageState = await confirmAgeOnce(baseUrl);
-  const browser = await chromium.launch(chromiumLaunchOptions());
+  const browser = await chromium.launch(chromiumLaunchOptions('browser'));
   const runs: number[] = [];
   const kinds = new Map<string, number>();
   try {
