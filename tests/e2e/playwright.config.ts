@@ -10,9 +10,9 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   globalSetup: './global-setup.ts',
-  // E2E_WORKERS=2 runs two, each with a server of its own (slots.ts). On this 2-core machine the 278
-  // tests of the time took 16.1 min with two against 19.2 with one: the cores are the limit, and tests that
-  // wait on a timer or a video's clock (an ad's 5 s, the message's 4 s, a tunnel) overlap with the others.
+  // Two workers by default, each with a server of its own (slots.ts). On this 2-core machine, on the headless
+  // shell, the 339 tests took 13.9 min with two against 18.4 with one: tests that wait on a timer or a
+  // video's clock (an ad's 5 s, the message's 4 s, a tunnel) overlap with the others. E2E_WORKERS=1 for one.
   workers: E2E_WORKERS,
   retries: 0,
   timeout: 60_000,
