@@ -6,8 +6,9 @@ import { chromium, type LaunchOptions } from 'playwright';
 const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 
 /**
- * `engine: 'browser'` asks for the full browser even where the headless shell is installed: the benches
- * measure what a viewer's Chrome does (Lighthouse, first frame), the tests only drive the engine.
+ * `engine: 'browser'` asks for Debian's full browser even where its headless shell is installed: the benches
+ * measure what a viewer's Chrome does (Lighthouse, first frame), the tests only drive the engine. With
+ * Playwright's own browsers the choice stays Playwright's, as before.
  */
 export function chromiumLaunchOptions(engine: 'shell' | 'browser' = 'shell'): LaunchOptions {
   let bundled: string | undefined;
@@ -20,10 +21,8 @@ export function chromiumLaunchOptions(engine: 'shell' | 'browser' = 'shell'): La
   // Debian's headless shell (package chromium-headless-shell) before its full browser: it is what Playwright
   // itself runs headless tests on, and the same engine without the browser's UI layers. The phone's feed and
   // accounts specs took 92 s on it against 111 s on the full browser, the same 30 tests passing.
-  const system =
-    process.env.CHROMIUM_PATH ??
-    (engine === 'shell' && fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : undefined) ??
-    '/usr/bin/chromium';
+  const shell = engine === 'shell' && fs.existsSync(HEADLESS_SHELL);
+  const system = process.env.CHROMIUM_PATH ?? (shell ? HEADLESS_SHELL : '/usr/bin/chromium');
   return {
     executablePath: system,
     args: [
