@@ -1,3 +1,4 @@
+import type { HashQueue } from './auth/hash-queue';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Jobs } from './jobs/boss';
@@ -10,4 +11,9 @@ export interface AppDeps {
   storage: MediaStorage;
   /** Absent in processes that only serve the API without a job queue (some tests). */
   jobs?: Jobs | undefined;
+  /**
+   * The queue every password hash and check waits in (hash-queue.ts). Made from the config when absent; a
+   * test passes its own so that it can hold the queue's slot and know who is waiting.
+   */
+  loginQueue?: HashQueue | undefined;
 }

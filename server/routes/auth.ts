@@ -48,7 +48,8 @@ function deviceOf(request: FastifyRequest): string | undefined {
 
 export default async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
-  const queue = new HashQueue(deps.config.loginHashConcurrency, deps.config.loginQueueDepth);
+  const queue =
+    deps.loginQueue ?? new HashQueue(deps.config.loginHashConcurrency, deps.config.loginQueueDepth);
   const timing = new HashTiming();
   /**
    * A password hash or check through the queue: a device known to the account goes first; past the queue's

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
+import type { HashQueue } from '../../server/auth/hash-queue';
 import { type Config, loadConfig } from '../../server/config';
 import { type Database, type Db, openDatabase } from '../../server/db/client';
 import * as t from '../../server/db/schema';
@@ -81,7 +82,12 @@ export function errorContractBreach(res: {
 }
 
 export async function createTestContext(
-  opts: { jobs?: boolean; config?: Partial<Config>; onRoute?: (route: RouteOptions) => void } = {},
+  opts: {
+    jobs?: boolean;
+    config?: Partial<Config>;
+    onRoute?: (route: RouteOptions) => void;
+    loginQueue?: HashQueue;
+  } = {},
 ) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'shortcams-test-'));
   // Started from the suite's migrated database where global-setup.ts made one.
@@ -108,7 +114,7 @@ export async function createTestContext(
   const storage = new LocalStorage(dataDir, config.mediaPublicUrl);
   const jobs = opts.jobs ? await startJobs(database) : undefined;
   const app = await buildApp(
-    { config, database, storage, jobs },
+    { config, database, storage, jobs, loginQueue: opts.loginQueue },
     { logger: false, ...(opts.onRoute ? { onRoute: opts.onRoute } : {}) },
   );
   await app.ready();
