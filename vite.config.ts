@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -171,6 +172,25 @@ function paintFirst(): Plugin {
   };
 }
 
+/**
+ * React Router's package names only its development build in its exports, for production builds too
+ * (remix-run/react-router#14102, open). That build differs from the production one it also ships by a single
+ * constant, ENABLE_DEV_WARNINGS, which keeps every development warning and its text in the app's first load.
+ * Builds take the production file; `npm run dev` and the unit tests keep the warnings.
+ */
+function reactRouterProduction(): Plugin {
+  const dir = path.dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
+  return {
+    name: 'shortcams:react-router-production',
+    apply: 'build',
+    config: () => ({
+      resolve: {
+        alias: [{ find: /^react-router$/, replacement: path.join(dir, 'dist/production/index.mjs') }],
+      },
+    }),
+  };
+}
+
 export default defineConfig({
   define: {
     // Shown in the menu; APP_VERSION lets a deployment (or the update e2e test) stamp its own build.
@@ -178,6 +198,7 @@ export default defineConfig({
   },
   plugins: [
     react(),
+    reactRouterProduction(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
