@@ -12,16 +12,24 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const totals = { passed: 0, failed: 0 };
 const lines = [];
 
+/** Seconds each phase took, shown in the summary: where the run's time goes is the first thing to look at. */
+const took = new Map();
+
 function run(label, cmd, args, env = process.env) {
   console.log(`\n=== ${label}`);
-  return spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env }).status === 0;
+  const started = performance.now();
+  const ok = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env }).status === 0;
+  took.set(label, Math.round((performance.now() - started) / 1000));
+  return ok;
 }
+/** A summary line for the phase `label` ran, with its time. */
+const summarise = (label, outcome) => lines.push(`${label}: ${outcome} (${took.get(label) ?? 0} s)`);
 
 /** A check that is one pass or one failure (typecheck, lint, knip). */
 function check(label, cmd, args) {
   const ok = run(label, cmd, args);
   totals[ok ? 'passed' : 'failed'] += 1;
-  lines.push(`${label}: ${ok ? 'ok' : 'FAILED'}`);
+  summarise(label, ok ? 'ok' : 'FAILED');
 }
 
 function readJson(file) {
@@ -40,7 +48,7 @@ function suite(label, cmd, args, reportFile, count, env) {
   if (!ok && counted.failed === 0) counted.failed = 1;
   totals.passed += counted.passed;
   totals.failed += counted.failed;
-  lines.push(`${label}: ${counted.passed} passed, ${counted.failed} failed`);
+  summarise(label, `${counted.passed} passed, ${counted.failed} failed`);
 }
 
 const vitestCount = (r) => ({
@@ -73,7 +81,7 @@ if (process.env.SCALE_TESTS) vitest('scale', 'scale', process.env);
 
 const build = run('build', bin('vite'), ['build', '--logLevel', 'warn']);
 totals[build ? 'passed' : 'failed'] += 1;
-lines.push(`build: ${build ? 'ok' : 'FAILED'}`);
+summarise('build', build ? 'ok' : 'FAILED');
 if (build) {
   const file = path.join(reports, 'e2e.json');
   suite(
@@ -92,5 +100,6 @@ if (build) {
 
 console.log('\n=== summary');
 for (const line of lines) console.log(`  ${line}`);
+console.log(`  in all: ${[...took.values()].reduce((a, b) => a + b, 0)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed === 0 ? 0 : 1);
