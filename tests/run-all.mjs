@@ -1,7 +1,7 @@
 // `npm test`: every check in sequence — typecheck, lint, knip (unused files, exports and packages), unit,
 // API on PGlite, API on PostgreSQL when DATABASE_URL is set, the scale suite when SCALE_TESTS is set, browser
 // e2e — and one closing line `N passed, N failed` that sums them all.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,39 +70,6 @@ const vitest = (label, project, env) => {
 const withoutDb = { ...process.env };
 delete withoutDb.DATABASE_URL;
 
-/**
- * The browser tests' demo, seeded from the start at the lowest CPU priority (tests/e2e/preseed.ts): its 32
- * ffmpeg encodes take the CPU time the phases before e2e leave idle (about a sixth of two cores) instead of
- * 100 s of their own in the e2e setup. Not when the developer already names a seeded folder.
- */
-function preseed() {
-  if (process.env.E2E_REUSE_DATA_DIR) return undefined;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shortcams-e2e-demo-'));
-  const log = path.join(reports, 'e2e-preseed.log');
-  // Node itself with tsx's loader, not the tsx command: that wrapper SIGKILLs its child on SIGTERM.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/e2e/preseed.ts', dir], {
-    cwd: root,
-    env: withoutDb,
-    stdio: ['ignore', fs.openSync(log, 'w'), fs.openSync(log, 'a')],
-  });
-  const exited = new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.once('error', () => resolve(null));
-  });
-  return {
-    /** Stops it where it is (the e2e setup resumes the seeding); the folder, or undefined if it failed. */
-    async stop() {
-      child.kill('SIGTERM');
-      const code = await exited;
-      if (code === 0) return dir;
-      console.log(`(the demo seeded in the background failed, exit ${code}: see ${log}; e2e seeds its own)`);
-      return undefined;
-    },
-    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
-  };
-}
-const seeding = preseed();
-
 check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 check('lint', 'npm', ['run', '--silent', 'lint']);
 check('knip', 'npm', ['run', '--silent', 'knip']);
@@ -115,7 +82,6 @@ if (process.env.SCALE_TESTS) vitest('scale', 'scale', process.env);
 const build = run('build', bin('vite'), ['build', '--logLevel', 'warn']);
 totals[build ? 'passed' : 'failed'] += 1;
 summarise('build', build ? 'ok' : 'FAILED');
-const seeded = await seeding?.stop();
 if (build) {
   const file = path.join(reports, 'e2e.json');
   suite(
@@ -128,14 +94,9 @@ if (build) {
       // A skipped browser test is a test that did not prove anything: it counts against the run.
       failed: r.stats.unexpected + (r.stats.skipped ?? 0),
     }),
-    {
-      ...withoutDb,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: file,
-      ...(seeded ? { E2E_REUSE_DATA_DIR: seeded } : {}),
-    },
+    { ...withoutDb, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
   );
 }
-seeding?.remove();
 
 console.log('\n=== summary');
 for (const line of lines) console.log(`  ${line}`);

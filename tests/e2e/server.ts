@@ -14,9 +14,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The browser tests' demo, as global-setup.ts and preseed.ts seed it: the feed acceptance swipes 30 videos up and back. */
-export const E2E_DEMO_VIDEOS = process.env.E2E_DEMO_VIDEOS ?? '32';
-
 /** Below Linux's ephemeral range (32768 and up by default), from which outgoing connections take ports. */
 const PORTS = { from: 20_000, to: 32_000 };
 
@@ -40,27 +37,8 @@ export async function freePort(): Promise<number> {
   }
 }
 
-/**
- * The server process ended before it was ready: stopped (code 0 after a clean shutdown), crashed, or killed
- * by a signal before it had its handlers (a SIGTERM while it still opens its database).
- */
-export class ServerExited extends Error {
-  constructor(
-    readonly code: number | null,
-    signal: NodeJS.Signals | null,
-    output: string,
-  ) {
-    super(`server exited with ${code ?? signal}:\n${output}`);
-  }
-}
-
 export async function startServer(
-  opts: {
-    env?: Record<string, string>;
-    timeoutMs?: number;
-    /** Stops the server (SIGTERM: it shuts down as in production), before it is ready too. */
-    signal?: AbortSignal;
-  } = {},
+  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const root = path.resolve(import.meta.dirname, '../..');
   const dataDir = opts.env?.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'shortcams-e2e-')));
@@ -84,7 +62,6 @@ export async function startServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  opts.signal?.addEventListener('abort', () => child.kill('SIGTERM'), { once: true });
   let output = '';
   child.stderr?.on('data', (d) => {
     output += d;
@@ -101,9 +78,9 @@ export async function startServer(
         resolve();
       }
     });
-    child.on('exit', (code, signal) => {
+    child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new ServerExited(code, signal, output));
+      reject(new Error(`server exited with ${code}:\n${output}`));
     });
   });
   return {
