@@ -25,11 +25,12 @@ function run(label, cmd, args, env = process.env) {
 /** A summary line for the phase `label` ran, with its time. */
 const summarise = (label, outcome) => lines.push(`${label}: ${outcome} (${took.get(label) ?? 0} s)`);
 
-/** A check that is one pass or one failure (typecheck, lint, knip). */
+/** A check that is one pass or one failure (typecheck, lint, knip, the build); true when it passed. */
 function check(label, cmd, args) {
   const ok = run(label, cmd, args);
   totals[ok ? 'passed' : 'failed'] += 1;
   summarise(label, ok ? 'ok' : 'FAILED');
+  return ok;
 }
 
 function readJson(file) {
@@ -79,10 +80,7 @@ if (process.env.DATABASE_URL) vitest('api (PostgreSQL)', 'api', process.env);
 // Several server processes, Redis, an S3 stand-in and nginx for a few minutes: CI's, not every developer's.
 if (process.env.SCALE_TESTS) vitest('scale', 'scale', process.env);
 
-const build = run('build', bin('vite'), ['build', '--logLevel', 'warn']);
-totals[build ? 'passed' : 'failed'] += 1;
-summarise('build', build ? 'ok' : 'FAILED');
-if (build) {
+if (check('build', bin('vite'), ['build', '--logLevel', 'warn'])) {
   const file = path.join(reports, 'e2e.json');
   suite(
     'e2e',
