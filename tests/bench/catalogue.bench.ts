@@ -87,8 +87,8 @@ async function seed(ctx: Ctx, videos: number) {
 
 type Get = () => Promise<unknown>;
 
-/** Each list as one request to repeat: later pages are reached by following `links.next` from page 1. */
-async function cases(ctx: Ctx, token: string): Promise<[string, Get][]> {
+/** Each list, by label, as one request to repeat: later pages are reached by following `links.next`. */
+async function cases(ctx: Ctx, token: string): Promise<Map<string, Get>> {
   const get = async (url: string, auth = false) => {
     const res = await ctx.app.inject({
       method: 'GET',
@@ -115,7 +115,7 @@ async function cases(ctx: Ctx, token: string): Promise<[string, Get][]> {
     ['rated list', '/v1/video-rating/rated?per_page=10', true],
     ['unrated list', '/v1/video-rating/unrated?per_page=10', true],
   ];
-  return urls.map(([label, url, auth]) => [label, () => get(url, auth)]);
+  return new Map(urls.map(([label, url, auth]) => [label, () => get(url, auth)]));
 }
 
 type Figures = Record<string, { p50: number; p99: number }>;
@@ -125,19 +125,19 @@ type Figures = Record<string, { p50: number; p99: number }>;
  * this shared machine, a collection, a neighbour's burst, lands on all sizes alike instead of on the one that
  * happened to be measured then, and the ratios compare like with like.
  */
-async function measure(sizes: { size: number; requests: [string, Get][] }[]) {
+async function measure(sizes: { size: number; requests: Map<string, Get> }[]) {
   const out = new Map<number, Figures>(sizes.map(({ size }) => [size, {}]));
   // Every case of every size runs before any is timed: a process that has compiled little yet would put its
   // warm-up into whichever figure came first.
-  for (let i = 0; i < 5; i++) for (const { requests } of sizes) for (const [, get] of requests) await get();
-  const labels = sizes[0]?.requests.map(([label]) => label) ?? [];
-  for (const [c, label] of labels.entries()) {
+  for (let i = 0; i < 5; i++)
+    for (const { requests } of sizes) for (const get of requests.values()) await get();
+  for (const label of sizes[0]?.requests.keys() ?? []) {
     const times = new Map<number, number[]>(sizes.map(({ size }) => [size, []]));
-    for (let i = 0; i < 3; i++) for (const { requests } of sizes) await requests[c]?.[1]();
+    for (let i = 0; i < 3; i++) for (const { requests } of sizes) await requests.get(label)?.();
     for (let i = 0; i < SAMPLES; i++) {
       for (const { size, requests } of sizes) {
         const start = performance.now();
-        await requests[c]?.[1]();
+        await requests.get(label)?.();
         times.get(size)?.push(performance.now() - start);
       }
     }
@@ -156,7 +156,7 @@ export async function catalogueBench(): Promise<Record<string, string>> {
   };
   const opened: Ctx[] = [];
   try {
-    const sizes: { size: number; requests: [string, Get][] }[] = [];
+    const sizes: { size: number; requests: Map<string, Get> }[] = [];
     for (const size of SIZES) {
       const ctx = await createTestContext({ config: { feedCacheMs: 0, discoverCacheMs: 0 } });
       opened.push(ctx);
