@@ -143,7 +143,9 @@ function paintFirst(): Plugin {
           'if(new RegExp(t.dataset.preloadPaths).test(p))add(t);' +
           'const s=document.createElement("script");s.type="module";s.crossOrigin="anonymous";' +
           's.src=document.querySelector("link[data-app-entry]").href;document.head.append(s);};' +
-          'requestAnimationFrame(()=>setTimeout(start,0));setTimeout(start,100);})();';
+          // index.html's boot script may hold them until the first video's first frame (__shortcamsHold).
+          'const go=()=>{const h=window.__shortcamsHold;h?h.then(start):start();};' +
+          'requestAnimationFrame(()=>setTimeout(go,0));setTimeout(go,100);})();';
         const files = html.match(
           /<link rel="(?:modulepreload|stylesheet)" crossorigin href="\/assets\/[^"]+">/g,
         );

@@ -48,11 +48,14 @@ export async function rememberBootRequest(screen: keyof typeof BOOT_KEYS, path: 
  * The element index.html's boot script set loading the home feed's first video in, for the feed's first
  * slot to take over when it is to play that very `src` (issue 17: the first segment on its way before the
  * app's code). Handed over once; asked for another source, or already failed, it is stopped and dropped, so
- * a guess that did not match downloads no further.
+ * a guess that did not match downloads no further. On a phone it may already be playing on screen, in the
+ * boot script's stage: that goes either way, and the slot must put the element in its place within the same
+ * task (a media element out of the document past that is paused).
  */
 export function takeBootVideo(src: string | null): HTMLVideoElement | undefined {
   const video = window.__shortcamsBootVideo;
   window.__shortcamsBootVideo = null;
+  document.querySelector('.boot-stage')?.remove();
   if (!video) return undefined;
   if (src && video.getAttribute('src') === src && !video.error) return video;
   video.removeAttribute('src');

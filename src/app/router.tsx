@@ -1,5 +1,6 @@
-import { isValidElement, type ReactNode, Suspense } from 'react';
+import { isValidElement, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { matchRoutes, type RouteObject, useLocation, useNavigationType, useRoutes } from 'react-router';
+import { takeBootVideo } from '../api/boot';
 import { readAuth } from '../state/auth';
 import { backgroundOf, NavigationTypeContext } from '../state/panel';
 import { type LazyComponent, lazyComponent } from '../ui/lazyComponent';
@@ -199,6 +200,12 @@ export function preloadEntryScreen(pathname: string): Promise<unknown> {
 export function AppRoutes() {
   const location = useLocation();
   const navigationType = useNavigationType();
+  // index.html's first video waits on screen for the feed's first slot: a viewer who went elsewhere first
+  // leaves it behind, stopped.
+  const firstKey = useRef(location.key);
+  useEffect(() => {
+    if (location.key !== firstKey.current) takeBootVideo(null);
+  }, [location.key]);
   const background = backgroundOf(location);
   // Always an explicit location, so that opening a panel keeps the same element tree (and the feed mounted).
   const screen = useRoutes(routes, background ?? location);

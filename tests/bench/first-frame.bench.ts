@@ -44,7 +44,11 @@ const QUIET_CAP_MS = 20_000;
 /** Seeded on a first start (as the player bench's: 16 clips). */
 const DEMO_VIDEOS = 16;
 
-const APP_VIDEO = '[role=feed] article[aria-hidden=false] video';
+/**
+ * The app's video on screen: the feed slot's, or on a phone the one index.html's boot script plays where that
+ * slot will be before the app's code has arrived (and which the slot then takes over).
+ */
+const APP_VIDEO = '[role=feed] article[aria-hidden=false] video, .boot-stage video';
 const BARE_VIDEO = 'video';
 const HLS_TYPE = 'application/vnd.apple.mpegurl';
 

@@ -229,6 +229,77 @@ test('the first video starts loading before the app code, in the element that th
   expect(playlists.filter((url) => url.endsWith(src ?? '-'))).toHaveLength(1);
 });
 
+test('on a first visit the first video plays on screen before the app code is asked for, and plays on in the feed', async ({
+  page,
+}) => {
+  // What the viewer sees of index.html's element: its first frame (and whether it was on screen then), and
+  // any pause or jump back once the feed has it.
+  await page.addInitScript(() => {
+    const w = window as unknown as {
+      __boot: {
+        frameAt: number;
+        onScreen: boolean;
+        pauses: number;
+        back: number;
+        element?: HTMLVideoElement;
+      };
+    };
+    w.__boot = { frameAt: Number.NaN, onScreen: false, pauses: 0, back: 0 };
+    let last = 0;
+    new MutationObserver(() => {
+      const video = document.querySelector<HTMLVideoElement>('.boot-stage video');
+      if (!video || w.__boot.element === video) return;
+      w.__boot.element = video;
+      // `now`: when this frame's callbacks began, the same for the boot script's own, which lets the app's
+      // files go.
+      video.requestVideoFrameCallback((now) => {
+        const box = video.getBoundingClientRect();
+        w.__boot.frameAt = now;
+        w.__boot.onScreen = box.top === 0 && box.width === innerWidth && box.height > innerHeight / 2;
+      });
+      video.addEventListener('pause', () => w.__boot.pauses++);
+      video.addEventListener('timeupdate', () => {
+        if (video.currentTime < last) w.__boot.back++;
+        last = video.currentTime;
+      });
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('/');
+  const video = current(page).locator('video');
+  await expect(video).toHaveAttribute('src', /\/master\.m3u8$/);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0.5);
+  const seen = await page.evaluate(() => {
+    const w = window as unknown as {
+      __boot: {
+        frameAt: number;
+        onScreen: boolean;
+        pauses: number;
+        back: number;
+        element?: HTMLVideoElement;
+      };
+    };
+    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const shown = document.querySelector('[role=feed] article[aria-hidden=false] video');
+    return {
+      frameAt: w.__boot.frameAt,
+      onScreen: w.__boot.onScreen,
+      pauses: w.__boot.pauses,
+      back: w.__boot.back,
+      taken: w.__boot.element === shown,
+      stageLeft: document.querySelector('.boot-stage') !== null,
+      entryAsked: entries.find((e) => /\/assets\/index-[^/]+\.js$/.test(e.name))?.startTime ?? Number.NaN,
+    };
+  });
+  // Its first frame came on screen, where the feed's stage is, before the app's code was even asked for.
+  expect(seen.onScreen).toBe(true);
+  expect(seen.frameAt).toBeLessThanOrEqual(seen.entryAsked);
+  // The feed plays that very element on from where it was: no pause, no jump back, nothing left behind.
+  expect(seen.taken).toBe(true);
+  expect(seen.pauses).toBe(0);
+  expect(seen.back).toBe(0);
+  expect(seen.stageLeft).toBe(false);
+});
+
 test.describe('before the age gate is answered', () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 

@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
-import { rememberBootRequest } from '../../api/boot';
+import { rememberBootRequest, takeBootVideo } from '../../api/boot';
 import { homeGenerationAtom } from '../../state/home';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { feedOnScreenAtom } from '../../state/skipLink';
@@ -45,6 +45,12 @@ export function FeedScreen({ route, generation = 0 }: { route: FeedRoute; genera
   useEffect(() => {
     if (route === 'home') void rememberBootRequest('feed', source.firstUrl);
   }, [route, source.firstUrl]);
+  // No first slot to take over index.html's video (an error, an empty list): it stops, and leaves the
+  // screen if it plays on it.
+  const noSlot = list?.status === 'error' || (list?.status === 'ready' && list.videos.length === 0);
+  useEffect(() => {
+    if (noSlot) takeBootVideo(null);
+  }, [noSlot]);
   const wide = useMediaQuery(WIDE_QUERY);
   const sidebars = useMediaQuery(SIDEBARS_QUERY);
   const ads = useAdPlacements(wide);

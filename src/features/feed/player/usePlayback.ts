@@ -34,6 +34,14 @@ export function whenFrameShown(video: HTMLVideoElement, then: () => void) {
  */
 const pausedByViewer = new WeakSet<HTMLVideoElement>();
 
+/** Elements that play on from where they are when their slot starts them: index.html's, taken over playing. */
+const carriedOn = new WeakSet<HTMLVideoElement>();
+
+/** The next start of `video` on screen goes on from where it is instead of from its first frame. */
+export function carryOn(video: HTMLVideoElement) {
+  carriedOn.add(video);
+}
+
 /** The viewer's pause, which a pending late start honours. */
 export function viewerPause(video: HTMLVideoElement) {
   pausedByViewer.add(video);
@@ -88,7 +96,7 @@ export function usePlayback(
       // A seek, even to where it already is, drops the buffered next video to HAVE_METADATA until it ends:
       // only a video that has played (one come back to) is rewound.
       const start = firstFrameTime(element);
-      if (element.currentTime !== start) element.currentTime = start;
+      if (!carriedOn.delete(element) && element.currentTime !== start) element.currentTime = start;
       // Autoplay may be refused (power saving); the paused state then shows the play hint. A slot whose
       // source comes only now (it waited for the video on screen, or for the tunnel buffer) sees its play()
       // interrupted by that load: it is not refused, and starts once it can.

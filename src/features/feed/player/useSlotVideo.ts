@@ -1,6 +1,7 @@
 import { type RefCallback, type RefObject, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { takeBootVideo } from '../../../api/boot';
 import { useEffectEvent } from '../../../state/effectEvent';
+import { carryOn } from './usePlayback';
 
 type VideoEvent = 'play' | 'playing' | 'loadeddata' | 'pause' | 'waiting' | 'ended' | 'error';
 
@@ -39,7 +40,12 @@ export function useSlotVideo({ boot, poster, muted, loop, preload, on }: SlotVid
     if (!node) return;
     // Kept across a re-attach (StrictMode runs ref callbacks twice in development): one element per slot.
     const claim = bootAtMount.current;
-    ref.current ??= (claim && takeBootVideo(claim.src)) || document.createElement('video');
+    if (!ref.current) {
+      const adopted = claim && takeBootVideo(claim.src);
+      // Playing on screen already (a phone, index.html's stage): it goes on from where it is.
+      if (adopted && !adopted.paused) carryOn(adopted);
+      ref.current = adopted || document.createElement('video');
+    }
     const video = ref.current;
     video.className = 'feed-video';
     video.setAttribute('playsinline', '');
@@ -64,6 +70,11 @@ export function useSlotVideo({ boot, poster, muted, loop, preload, on }: SlotVid
     if (!video) return;
     const listeners = EVENTS.map((type) => [type, () => dispatch(type, video)] as const);
     for (const [type, listener] of listeners) video.addEventListener(type, listener);
+    // An element that started before the app (the boot script's) told no one: the slot hears it now.
+    if (!video.paused) {
+      dispatch('play', video);
+      if (video.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA) dispatch('playing', video);
+    }
     return () => {
       for (const [type, listener] of listeners) video.removeEventListener(type, listener);
     };
