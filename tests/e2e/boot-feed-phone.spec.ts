@@ -229,21 +229,22 @@ test('the first video starts loading before the app code, in the element that th
   expect(playlists.filter((url) => url.endsWith(src ?? '-'))).toHaveLength(1);
 });
 
+/** What the init script below notes about index.html's on-screen video (kept on `window.__boot`). */
+interface BootSeen {
+  frameAt: number;
+  onScreen: boolean;
+  pauses: number;
+  back: number;
+  element?: HTMLVideoElement;
+}
+
 test('on a first visit the first video plays on screen before the app code is asked for, and plays on in the feed', async ({
   page,
 }) => {
   // What the viewer sees of index.html's element: its first frame (and whether it was on screen then), and
   // any pause or jump back once the feed has it.
   await page.addInitScript(() => {
-    const w = window as unknown as {
-      __boot: {
-        frameAt: number;
-        onScreen: boolean;
-        pauses: number;
-        back: number;
-        element?: HTMLVideoElement;
-      };
-    };
+    const w = window as unknown as { __boot: BootSeen };
     w.__boot = { frameAt: Number.NaN, onScreen: false, pauses: 0, back: 0 };
     let last = 0;
     new MutationObserver(() => {
@@ -269,15 +270,7 @@ test('on a first visit the first video plays on screen before the app code is as
   await expect(video).toHaveAttribute('src', /\/master\.m3u8$/);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0.5);
   const seen = await page.evaluate(() => {
-    const w = window as unknown as {
-      __boot: {
-        frameAt: number;
-        onScreen: boolean;
-        pauses: number;
-        back: number;
-        element?: HTMLVideoElement;
-      };
-    };
+    const w = window as unknown as { __boot: BootSeen };
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const shown = document.querySelector('[role=feed] article[aria-hidden=false] video');
     return {
