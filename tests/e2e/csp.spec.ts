@@ -25,6 +25,9 @@ async function visit(page: Page, path: string) {
   await page.waitForLoadState('networkidle');
 }
 
+// The worker's script and its fetches live under the same policy as the page.
+test.use({ serviceWorkers: 'allow' });
+
 test('the policy is enforced: an injected inline script does not run, and is reported', async ({ page }) => {
   const violations = await watchViolations(page);
   const res = await page.goto('/discover');

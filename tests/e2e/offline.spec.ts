@@ -65,6 +65,9 @@ async function openDiscover(page: Page): Promise<Video[]> {
   return list;
 }
 
+// Offline is the service worker's job: it serves the shell, the caches and the outbox here.
+test.use({ serviceWorkers: 'allow' });
+
 test.describe('offline', () => {
   test('the shell and discover come from the cache offline; 5 likes and 10 views made offline reach the server once each', async ({
     page,

@@ -11,6 +11,9 @@ import { type RunningServer, startServer } from './server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
+// Installability and updates are the service worker's.
+test.use({ serviceWorkers: 'allow' });
+
 test.describe('installable PWA', () => {
   test("Chrome's installability check reports no error", async ({ baseURL }) => {
     // Chrome reports every incognito context (Playwright's default) as not installable: use a profile.

@@ -94,6 +94,9 @@ const keptCount = (page: Page) =>
       }),
   );
 
+// The kept videos play from the service worker's caches once the server is gone.
+test.use({ serviceWorkers: 'allow' });
+
 test.describe('the tunnel buffer', () => {
   let relay: Relay;
 

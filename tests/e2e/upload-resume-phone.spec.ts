@@ -137,6 +137,9 @@ async function expectFinished(
   await expectFeedPlays(page);
 }
 
+// A reload offline comes back from the service worker's shell.
+test.use({ serviceWorkers: 'allow' });
+
 test('cut at half, reload offline, reconnect: the upload finishes by itself with its details', async ({
   page,
   context,
