@@ -1,7 +1,7 @@
-// `npm test`: every check in sequence — typecheck, lint, knip (unused files, exports and packages), unit,
-// API on PGlite, API on PostgreSQL when DATABASE_URL is set, the scale suite when SCALE_TESTS is set, browser
-// e2e — and one closing line `N passed, N failed` that sums them all.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every check — typecheck, lint, knip (unused files, exports and packages), unit, the build, API on
+// PGlite, API on PostgreSQL when DATABASE_URL is set, the scale suite when SCALE_TESTS is set, browser e2e —
+// and one closing line `N passed, N failed` that sums them all.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,25 +11,37 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'shortcams-test-'));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const totals = { passed: 0, failed: 0 };
 const lines = [];
+const started = performance.now();
+const seconds = (since) => Math.round((performance.now() - since) / 1000);
 
-/** Seconds each phase took, shown in the summary: where the run's time goes is the first thing to look at. */
-const took = new Map();
-
-function run(label, cmd, args, env = process.env) {
-  console.log(`\n=== ${label}`);
-  const started = performance.now();
-  const ok = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env }).status === 0;
-  took.set(label, Math.round((performance.now() - started) / 1000));
-  return ok;
+/**
+ * Runs one phase and resolves with whether it passed, the seconds it took and its output. `held`: the output
+ * is kept and printed whole when the phase ends, so that phases running side by side do not interleave.
+ */
+function run(label, cmd, args, { env = process.env, held = false } = {}) {
+  const since = performance.now();
+  if (!held) console.log(`\n=== ${label}`);
+  const child = spawn(cmd, args, { cwd: root, env, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+  const output = [];
+  child.stdout?.on('data', (d) => output.push(d));
+  child.stderr?.on('data', (d) => output.push(d));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      if (held) process.stdout.write(`\n=== ${label}\n${Buffer.concat(output)}`);
+      resolve({ ok: code === 0, took: seconds(since) });
+    });
+  });
 }
-/** A summary line for the phase `label` ran, with its time. */
-const summarise = (label, outcome) => lines.push(`${label}: ${outcome} (${took.get(label) ?? 0} s)`);
 
-/** A check that is one pass or one failure (typecheck, lint, knip, the build); true when it passed. */
-function check(label, cmd, args) {
-  const ok = run(label, cmd, args);
+/**
+ * A check that is one pass or one failure (typecheck, lint, knip, the build); true when it passed. Several
+ * commands run side by side and pass together.
+ */
+async function check(label, commands, opts) {
+  const outcomes = await Promise.all(commands.map(([cmd, ...args]) => run(label, cmd, args, opts)));
+  const ok = outcomes.every((o) => o.ok);
   totals[ok ? 'passed' : 'failed'] += 1;
-  summarise(label, ok ? 'ok' : 'FAILED');
+  lines.push(`${label}: ${ok ? 'ok' : 'FAILED'} (${Math.max(...outcomes.map((o) => o.took))} s)`);
   return ok;
 }
 
@@ -42,14 +54,14 @@ function readJson(file) {
 }
 
 /** A suite counted test by test from its JSON report; a crash with no report counts as one failure. */
-function suite(label, cmd, args, reportFile, count, env) {
-  const ok = run(label, cmd, args, env);
+async function suite(label, cmd, args, reportFile, count, opts) {
+  const { ok, took } = await run(label, cmd, args, opts);
   const report = readJson(reportFile);
   const counted = report ? count(report) : { passed: 0, failed: 1 };
   if (!ok && counted.failed === 0) counted.failed = 1;
   totals.passed += counted.passed;
   totals.failed += counted.failed;
-  summarise(label, `${counted.passed} passed, ${counted.failed} failed`);
+  lines.push(`${label}: ${counted.passed} passed, ${counted.failed} failed (${took} s)`);
 }
 
 const vitestCount = (r) => ({
@@ -57,9 +69,9 @@ const vitestCount = (r) => ({
   failed: r.numFailedTests + (r.numPendingTests ?? 0),
 });
 /** One vitest run of the named projects (a list: the API suite is two, see vite.config.ts). */
-const vitest = (label, projects, env) => {
+const vitest = (label, projects, opts) => {
   const file = path.join(reports, `${label.replace(/\W+/g, '-')}.json`);
-  suite(
+  return suite(
     label,
     bin('vitest'),
     [
@@ -71,26 +83,34 @@ const vitest = (label, projects, env) => {
     ],
     file,
     vitestCount,
-    env,
+    opts,
   );
 };
 
 const withoutDb = { ...process.env };
 delete withoutDb.DATABASE_URL;
 
-check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-check('lint', 'npm', ['run', '--silent', 'lint']);
-check('knip', 'npm', ['run', '--silent', 'knip']);
-vitest('unit', 'unit', withoutDb);
+// Side by side: tsc is one thread, the unit suite mostly waits on its timers, and the build is seconds. One
+// after the other they took 82 s, most of it with a core idle.
+// The three programs of `npm run typecheck` (package.json) at once: the app's and the server's take 9 and 14 s.
+const typecheck = ['app', 'sw', 'node'].map((program) => [bin('tsc'), '-p', `tsconfig.${program}.json`]);
+const held = { held: true };
+const [, , , , built] = await Promise.all([
+  check('typecheck', typecheck, held),
+  check('lint', [['npm', 'run', '--silent', 'lint']], held),
+  check('knip', [['npm', 'run', '--silent', 'knip']], held),
+  vitest('unit', 'unit', { env: withoutDb, held: true }),
+  check('build', [[bin('vite'), 'build', '--logLevel', 'warn']], held),
+]);
 const api = ['api', 'api-mocks'];
-vitest('api (PGlite)', api, withoutDb);
-if (process.env.DATABASE_URL) vitest('api (PostgreSQL)', api, process.env);
+await vitest('api (PGlite)', api, { env: withoutDb });
+if (process.env.DATABASE_URL) await vitest('api (PostgreSQL)', api);
 // Several server processes, Redis, an S3 stand-in and nginx for a few minutes: CI's, not every developer's.
-if (process.env.SCALE_TESTS) vitest('scale', 'scale', process.env);
+if (process.env.SCALE_TESTS) await vitest('scale', 'scale');
 
-if (check('build', bin('vite'), ['build', '--logLevel', 'warn'])) {
+if (built) {
   const file = path.join(reports, 'e2e.json');
-  suite(
+  await suite(
     'e2e',
     bin('playwright'),
     ['test', '-c', 'tests/e2e/playwright.config.ts'],
@@ -100,12 +120,12 @@ if (check('build', bin('vite'), ['build', '--logLevel', 'warn'])) {
       // A skipped browser test is a test that did not prove anything: it counts against the run.
       failed: r.stats.unexpected + (r.stats.skipped ?? 0),
     }),
-    { ...withoutDb, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+    { env: { ...withoutDb, PLAYWRIGHT_JSON_OUTPUT_NAME: file } },
   );
 }
 
 console.log('\n=== summary');
 for (const line of lines) console.log(`  ${line}`);
-console.log(`  in all: ${[...took.values()].reduce((a, b) => a + b, 0)} s`);
+console.log(`  in all: ${seconds(started)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed === 0 ? 0 : 1);
