@@ -90,17 +90,6 @@ const vitest = (label, projects, opts) => {
 const withoutDb = { ...process.env };
 delete withoutDb.DATABASE_URL;
 
-// The e2e servers' demo (ffmpeg: 96 s and 180 CPU-seconds on its own) is seeded from here on, niced to the
-// lowest priority: it takes what the suites leave idle (a tenth to a fifth of the CPU in the API phases) and
-// whatever is left when the browser tests start waits for it there.
-const demoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shortcams-e2e-demo-'));
-const demoSeeded = run(
-  'e2e demo (seeded beside the other phases)',
-  'nice',
-  ['-n', '19', bin('tsx'), 'tests/e2e/demo-seed.ts', demoDir],
-  { env: withoutDb, held: true },
-);
-
 // Side by side: tsc is one thread, the unit suite mostly waits on its timers, and the build is seconds. One
 // after the other they took 82 s, most of it with a core idle.
 // The three programs of `npm run typecheck` (package.json) at once: the app's and the server's take 9 and 14 s.
@@ -119,13 +108,6 @@ if (process.env.DATABASE_URL) await vitest('api (PostgreSQL)', api);
 // Several server processes, Redis, an S3 stand-in and nginx for a few minutes: CI's, not every developer's.
 if (process.env.SCALE_TESTS) await vitest('scale', 'scale');
 
-// A failed seed leaves the e2e run to seed its own demo, as it does alone (its output above says why).
-const waitedFrom = performance.now();
-const seeded = await demoSeeded;
-lines.push(
-  `e2e demo: ${seeded.ok ? 'seeded' : 'FAILED (the e2e run seeds its own)'} in ${seeded.took} s, ` +
-    `${seconds(waitedFrom)} s of it after the other suites`,
-);
 if (built) {
   const file = path.join(reports, 'e2e.json');
   await suite(
@@ -138,16 +120,9 @@ if (built) {
       // A skipped browser test is a test that did not prove anything: it counts against the run.
       failed: r.stats.unexpected + (r.stats.skipped ?? 0),
     }),
-    {
-      env: {
-        ...withoutDb,
-        PLAYWRIGHT_JSON_OUTPUT_NAME: file,
-        ...(seeded.ok ? { E2E_REUSE_DATA_DIR: demoDir } : {}),
-      },
-    },
+    { env: { ...withoutDb, PLAYWRIGHT_JSON_OUTPUT_NAME: file } },
   );
 }
-fs.rmSync(demoDir, { recursive: true, force: true });
 
 console.log('\n=== summary');
 for (const line of lines) console.log(`  ${line}`);

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { pgliteLockFile } from '../../server/db/client';
 import { quietAds } from './ads';
 import { confirmAgeOnce } from './age-gate';
-import { DEMO_ENV } from './demo-seed';
 import { startServer } from './server';
 import { E2E_WORKERS, SLOT_VARS, slotVar } from './slots';
 
@@ -14,8 +13,8 @@ import { E2E_WORKERS, SLOT_VARS, slotVar } from './slots';
  * (E2E_STORAGE_STATE, see playwright.config.ts).
  */
 export default async function globalSetup() {
-  // E2E_REUSE_DATA_DIR: a folder seeded already (demo-seed.ts, as `npm test` does) or to seed now and start
-  // from on later runs, so that a single spec runs in seconds instead of waiting for the demo videos again.
+  // E2E_REUSE_DATA_DIR (a developer's convenience, never CI): seed that folder once and start from it on
+  // later runs, so a single spec runs in seconds instead of waiting for the demo videos again.
   const reuse = process.env.E2E_REUSE_DATA_DIR;
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'shortcams-e2e-slots-'));
   const start = async (slot: number, dataDir: string | undefined) => {
@@ -27,7 +26,8 @@ export default async function globalSetup() {
       env: {
         ...(dataDir ? { DATA_DIR: dataDir } : {}),
         ADS_FILE: adsFile,
-        ...DEMO_ENV,
+        // 32 clips: the feed acceptance swipes 30 videos up and back.
+        DEMO_VIDEOS: process.env.E2E_DEMO_VIDEOS ?? '32',
         // Every test signs in from the same address; the limit itself is the API tests' business.
         AUTH_RATE_LIMIT: '1000',
         // Every test is a new guest from 127.0.0.1: far more guest ids than one real address shows.
