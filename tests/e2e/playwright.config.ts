@@ -25,7 +25,8 @@ export default defineConfig({
     storageState: process.env.E2E_STORAGE_STATE,
     // Every context is a first visit: with the worker allowed, each test installs it and downloads its whole
     // precache (143 files) meanwhile. Four specs' 72 tests took 345-364 CPU-seconds so, against 287-296
-    // without. The specs about the worker (pwa, offline, tunnel, csp, a boot's return visit) allow it.
+    // without. The specs about the worker (pwa, offline, tunnel, csp, upload-resume, a boot's return visit)
+    // allow it.
     serviceWorkers: 'block',
     // A trace records every step of every test to keep only the failures' ones: on 2 cores that cost 40 % of
     // the suite's time (app.spec: 38 s without, 63 s with). Ask for it when chasing a failure: E2E_TRACE=1.
