@@ -2,15 +2,21 @@ import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { messages } from '../contract';
 import './ui.css';
+import { useStillOnScreen } from './useStillOnScreen';
 
 export const NOT_FOUND_REDIRECT_MS = 3000;
 
 export function NotFound() {
   const navigate = useNavigate();
+  const stillHere = useStillOnScreen();
   useEffect(() => {
-    const timer = window.setTimeout(() => navigate('/', { replace: true }), NOT_FOUND_REDIRECT_MS);
+    // Not when the viewer has already gone elsewhere (the tab bar, the back button) and that screen loads.
+    const timer = window.setTimeout(
+      () => stillHere() && navigate('/', { replace: true }),
+      NOT_FOUND_REDIRECT_MS,
+    );
     return () => window.clearTimeout(timer);
-  }, [navigate]);
+  }, [navigate, stillHere]);
   return (
     <section className="not-found">
       <p className="not-found-code" aria-hidden="true">

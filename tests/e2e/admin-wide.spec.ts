@@ -199,8 +199,19 @@ test('an operator runs the platform from the console, and every step is in the a
 
   // Accounts: found by email, suspended; their token stops working at once.
   await nav(page, 'Accounts');
+  // The newest account is already listed: clicked within the search's pause, while the account screen's code
+  // is still on its way (a slow link, here held a second), it must open, not fall back to the list when the
+  // pause ends (seen in a run with three workers).
+  const accountScreenCode = /\/AccountScreen-[\w-]+\.js$/;
+  await page.route(accountScreenCode, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue();
+  });
   await page.getByRole('searchbox', { name: 'Search accounts' }).fill(suspect.email);
   await page.getByRole('link', { name: `Sam Suspect ${stamp}` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Sam Suspect ${stamp}` })).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/accounts\/\d+$/);
+  await page.unroute(accountScreenCode);
   await page.getByRole('button', { name: 'Suspend' }).click();
   const suspend = page.getByRole('dialog', { name: 'Suspend this account' });
   await suspend.getByLabel('Reason').selectOption('spam');

@@ -1,20 +1,44 @@
-import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Link, useRoutes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotFound } from '../../src/app/not-found';
 import { messages } from '../../src/contract';
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(
-    [
-      { path: '/', element: <p>Home</p> },
-      { path: '*', element: <NotFound /> },
-    ],
-    { initialEntries: [path] },
-  );
-  render(<RouterProvider router={router} />);
-  return router;
+// A screen whose code never arrives: a link to it leaves the page it was followed from on screen, as a lazy
+// screen on a slow link does.
+const NeverLoads = lazy(() => new Promise<never>(() => {}));
+
+function Routes() {
+  return useRoutes([
+    { path: '/', element: <p>Home</p> },
+    { path: '/discover', element: <NeverLoads /> },
+    { path: '/elsewhere', element: <p>Elsewhere</p> },
+    {
+      path: '*',
+      element: (
+        <>
+          <NotFound />
+          <Link to="/discover">Discover</Link>
+        </>
+      ),
+    },
+  ]);
 }
+
+/** The app's own router (main.tsx): the address changes at once, the screens in a transition. */
+function renderAt(path: string) {
+  window.history.replaceState(null, '', path);
+  render(
+    <BrowserRouter>
+      <Suspense fallback={<p>Loading</p>}>
+        <Routes />
+      </Suspense>
+    </BrowserRouter>,
+  );
+}
+
+const address = () => window.location.pathname;
 
 describe('NotFound', () => {
   beforeEach(() => {
@@ -33,33 +57,47 @@ describe('NotFound', () => {
   });
 
   it('goes home after 3000 ms, not before', () => {
-    const router = renderAt('/no/such/page');
+    renderAt('/no/such/page');
     act(() => {
       vi.advanceTimersByTime(2900);
     });
-    expect(router.state.location.pathname).toBe('/no/such/page');
+    expect(address()).toBe('/no/such/page');
     act(() => {
       vi.advanceTimersByTime(100);
     });
-    expect(router.state.location.pathname).toBe('/');
+    expect(address()).toBe('/');
     expect(screen.getByText('Home')).toBeTruthy();
   });
 
   it('cancels the redirect when it unmounts first', () => {
-    const router = renderAt('/gone');
+    renderAt('/gone');
     act(() => {
       vi.advanceTimersByTime(2000);
     });
     act(() => {
-      void router.navigate('/');
+      fireEvent.click(screen.getByRole('link', { name: 'Go home' }));
     });
     act(() => {
-      void router.navigate('/elsewhere');
+      window.history.pushState(null, '', '/elsewhere');
+      window.dispatchEvent(new PopStateEvent('popstate'));
     });
-    // Past the first screen's deadline, short of the second one's: only a leaked timer would go home now.
+    // Past the first screen's deadline: only a leaked timer would go home now.
     act(() => {
       vi.advanceTimersByTime(1500);
     });
-    expect(router.state.location.pathname).toBe('/elsewhere');
+    expect(address()).toBe('/elsewhere');
+  });
+
+  it('does not go home when the viewer followed a link whose screen is still loading', () => {
+    renderAt('/gone');
+    act(() => {
+      fireEvent.click(screen.getByRole('link', { name: 'Discover' }));
+    });
+    // The page stays on screen while Discover's code loads, and its deadline passes.
+    expect(screen.getByRole('heading', { name: messages.notFound.title })).toBeTruthy();
+    act(() => {
+      vi.advanceTimersByTime(3500);
+    });
+    expect(address()).toBe('/discover');
   });
 });

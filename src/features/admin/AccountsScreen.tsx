@@ -3,6 +3,7 @@ import { Link, useLocation, useSearchParams } from 'react-router';
 import { fetchAccounts } from '../../api/admin';
 import { type Account, accountQuerySchema } from '../../contract/admin';
 import { Form, TextField, useForm } from '../../ui/form';
+import { useStillOnScreen } from '../../ui/useStillOnScreen';
 import { UsersIcon } from './icons';
 import { accountTypeWords, Badge, Empty, Failed, Loading, LoadMore, Page, VerificationBadge } from './parts';
 import { useConsoleList } from './useConsoleList';
@@ -24,12 +25,16 @@ export function AccountsScreen() {
     onSubmit: (input) => setParams(input.q ? { q: input.q } : {}, { replace: true }),
   });
   const typed = form.values.q.trim();
+  const stillHere = useStillOnScreen();
 
   useEffect(() => {
     if (typed === query) return;
-    const timer = setTimeout(() => setParams(typed ? { q: typed } : {}, { replace: true }), SEARCH_DELAY_MS);
+    const timer = setTimeout(() => {
+      // A result clicked within the pause opens its account, not this list again.
+      if (stillHere()) setParams(typed ? { q: typed } : {}, { replace: true });
+    }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [typed, query, setParams]);
+  }, [typed, query, setParams, stillHere]);
 
   const list = useConsoleList(
     `accounts\u0000${query}`,
