@@ -41,7 +41,7 @@ let env: Record<string, string>;
 let apiA: Node;
 let apiB: Node;
 let worker: Node;
-let nginx: Service & { url: string };
+let nginx: Awaited<ReturnType<typeof startNginx>>;
 let database: Database;
 let auth: Record<string, string>;
 let work: string;
@@ -422,9 +422,20 @@ describe('a scaled-out deployment', () => {
         `(${JSON.stringify(result.statusCodeStats)}${clientErrors.length ? `; ${clientErrors.join(', ')}` : ''}); ${patches.length} PATCHes, ` +
         `${patches.filter((s) => s !== 204).length} not 204; ${restarts.join('; ')}`,
     );
-    expect(result.errors).toBe(0);
-    expect(result.timeouts).toBe(0);
-    expect(result.non2xx).toBe(0);
+    // A 502 here has come about once in eight CI runs (2 of 172k requests): nginx's log says what it met
+    // (a reset, a refused connect, which node), so that the next one can be explained, not only counted.
+    const failed = result.errors + result.timeouts + result.non2xx > 0;
+    // Less the refused connects of a stopped node's port: nginx passed those requests on, as it should.
+    const nginxLog = failed
+      ? (await nginx.errorLog())
+          .split('\n')
+          .filter((line) => line && !line.includes('(111: Connection refused) while connecting'))
+          .slice(-40)
+          .join('\n')
+      : '';
+    expect(result.errors, nginxLog).toBe(0);
+    expect(result.timeouts, nginxLog).toBe(0);
+    expect(result.non2xx, nginxLog).toBe(0);
     expect(patches.every((s) => s === 204)).toBe(true);
     const head = await fetch(`${nginx.url}${location}`, { method: 'HEAD', headers: tus() });
     expect(head.headers.get('upload-offset')).toBe(String(bytes.length));

@@ -281,7 +281,9 @@ export async function startNode(name: string, env: Record<string, string>, port?
 }
 
 /** Debian's nginx in front of the API nodes, as the README's recipe sets it up. */
-export async function startNginx(upstreams: number[]): Promise<Service & { url: string }> {
+export async function startNginx(
+  upstreams: number[],
+): Promise<Service & { url: string; errorLog(): Promise<string> }> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'shortcams-scale-nginx-'));
   // Workers run as nobody when the master is root: they need to reach their temp folders.
   await fsp.chmod(dir, 0o755);
@@ -305,6 +307,8 @@ export async function startNginx(upstreams: number[]): Promise<Service & { url: 
   await waitFor('nginx', async () => (await fetch(`${url}/healthz`)).ok);
   return {
     url,
+    /** nginx's error log (warn and above): which node a failed request went to, and what it met. */
+    errorLog: () => fsp.readFile(path.join(dir, 'error.log'), 'utf8').catch(() => ''),
     async stop() {
       await stopChild(child, 'SIGQUIT');
       await fsp.rm(dir, { recursive: true, force: true });
