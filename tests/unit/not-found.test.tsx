@@ -39,6 +39,8 @@ function renderAt(path: string) {
 }
 
 const address = () => window.location.pathname;
+// The unit files share one page (isolate: false): leave the address as this file found it.
+const startAddress = window.location.href;
 
 describe('NotFound', () => {
   beforeEach(() => {
@@ -46,6 +48,7 @@ describe('NotFound', () => {
   });
   afterEach(() => {
     vi.useRealTimers();
+    window.history.replaceState(null, '', startAddress);
   });
 
   it('shows the exact title as a heading and the exact body', () => {
