@@ -20,6 +20,7 @@ function Routes() {
         <>
           <NotFound />
           <Link to="/discover">Discover</Link>
+          <Link to="/café gone">Another missing page</Link>
         </>
       ),
     },
@@ -70,6 +71,18 @@ describe('NotFound', () => {
     });
     expect(address()).toBe('/');
     expect(screen.getByText('Home')).toBeTruthy();
+  });
+
+  it('goes home from an address with encoded characters too, opened or followed', () => {
+    renderAt('/n%C3%B6 page');
+    act(() => {
+      fireEvent.click(screen.getByRole('link', { name: 'Another missing page' }));
+    });
+    expect(address()).toBe('/caf%C3%A9%20gone');
+    act(() => {
+      vi.advanceTimersByTime(3000);
+    });
+    expect(address()).toBe('/');
   });
 
   it('cancels the redirect when it unmounts first', () => {
