@@ -151,6 +151,11 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
     );
 
     // HEAD, PATCH and DELETE of one upload: the same checks, then tus (or the finished upload's answer).
+    // Each is counted in as it arrives, before the checks, whose waits may end in any order.
+    const arrive = (request: FastifyRequest<IdParams>, reply: FastifyReply, done: () => void) => {
+      tus.arrive(request, reply);
+      done();
+    };
     const onUpload = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {
       const user = await requireUploader(request, deps);
       const session = await finisher.settle(await ownUpload(deps, request.params.id, user));
@@ -178,7 +183,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
         422: { description: 'Finished, and the file was refused (reason at GET …/video).' },
       },
     };
-    scope.head<IdParams>('/v1/uploads/:id', { config: { doc: offsetDoc } }, onUpload);
+    scope.head<IdParams>('/v1/uploads/:id', { config: { doc: offsetDoc }, onRequest: arrive }, onUpload);
 
     const patchDoc: Operation = {
       summary: 'Send bytes from Upload-Offset',
@@ -199,7 +204,12 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
         401: unauthenticated,
         403: { description: 'Not allowed to upload, or no `Upload-Offset` / another content type.', ...ERR },
         404: uploadNotFoundDoc,
-        409: { description: 'Offset mismatch, or the upload is already finished.', ...ERR },
+        409: {
+          description:
+            'Offset mismatch (ask with HEAD), a later request on the upload overtook this one while the ' +
+            'server checked it (the client had given it up), or the upload is already finished.',
+          ...ERR,
+        },
         413: tooLargeDoc,
         422: refusedDoc,
         423: {
@@ -208,7 +218,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
         },
       },
     };
-    scope.patch<IdParams>('/v1/uploads/:id', { config: { doc: patchDoc } }, onUpload);
+    scope.patch<IdParams>('/v1/uploads/:id', { config: { doc: patchDoc }, onRequest: arrive }, onUpload);
 
     const abandonDoc: Operation = {
       summary: 'Abandon an unfinished upload (tus termination)',
@@ -222,7 +232,7 @@ export default async function uploadRoutes(app: FastifyInstance, deps: AppDeps) 
         409: { description: 'Already finished: it is a video now (delete the video instead).', ...ERR },
       },
     };
-    scope.delete<IdParams>('/v1/uploads/:id', { config: { doc: abandonDoc } }, onUpload);
+    scope.delete<IdParams>('/v1/uploads/:id', { config: { doc: abandonDoc }, onRequest: arrive }, onUpload);
   });
 
   const outcomeDoc: Operation = {

@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatBytes, messages } from '../../src/contract';
 import type { UserRow } from '../auth/tokens';
 import { type MediaStorage, S3Storage, s3ClientOptions, s3Sdk } from '../media/storage';
+import { type Arrival, arrivalOrder } from './arrivals';
 
 const m = messages.upload;
 
@@ -106,6 +107,11 @@ async function bucketBytes(
 }
 
 export interface TusBridge {
+  /**
+   * A request on one upload (`:id`) has arrived: a route's onRequest, before any check that waits. A PATCH
+   * that a later request on the same upload overtook is then refused (arrivals.ts says why).
+   */
+  arrive(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): void;
   /** Passes a Fastify request to tus; `user` is who the route checked, for the creation hook. */
   handle(request: FastifyRequest, reply: FastifyReply, user?: UserRow): Promise<FastifyReply>;
   /** Removes expired unfinished uploads' bytes. */
@@ -252,7 +258,22 @@ export async function createTus(
     return answer(reply, sent, 'PATCH', 201);
   }
 
+  const order = arrivalOrder();
+  const arrivals = new WeakMap<FastifyRequest, Arrival>();
+  /** tus's own answer to a PATCH from an offset that is not the upload's: the client asks with HEAD. */
+  const overtaken = () =>
+    new Response(ERRORS.INVALID_OFFSET.body, {
+      status: ERRORS.INVALID_OFFSET.status_code,
+      headers: { 'Tus-Resumable': '1.0.0' },
+    });
+
   return {
+    arrive(request, reply) {
+      const arrival = order.arrive(request.params.id);
+      arrivals.set(request, arrival);
+      // 'close' comes once the answer is sent, or the connection is gone without one.
+      reply.raw.once('close', () => order.leave(arrival));
+    },
     cleanUpExpired: () => tus.cleanUpExpiredUploads(),
     takenFile: (id) => bytes.takenFile(id),
     forget: (id) => bytes.forget(id),
@@ -260,6 +281,9 @@ export async function createTus(
     async handle(request, reply, user) {
       if (request.method === 'POST' && request.headers['content-type'] === UPLOAD_BYTES_TYPE)
         return createWithUpload(request, reply, user);
+      const arrival = arrivals.get(request);
+      if (arrival && !order.reach(arrival) && request.method === 'PATCH')
+        return answer(reply, overtaken(), request.method);
       const hasBody = request.method === 'POST' || request.method === 'PATCH';
       const webRequest = new Request(`http://uploads.invalid${pathOf(request)}`, {
         method: request.method,

@@ -1,9 +1,11 @@
 // tus requests off the path tus-js-client takes by default: a creation that carries the first bytes
-// (creation-with-upload) and a creation of unknown length (Upload-Defer-Length). Each either works whole
-// or is refused before anything exists; never a video behind an error answer.
+// (creation-with-upload), a creation of unknown length (Upload-Defer-Length), and a PATCH overtaken by the
+// HEAD its client resumed with. Each either works whole or is refused before anything exists or is written;
+// never a video behind an error answer, never an offset that stops being true.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import type { preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { messages } from '../../src/contract';
@@ -15,8 +17,26 @@ const m = messages.upload;
 let ctx: TestContext;
 let clip: Buffer;
 
+/**
+ * Holds the next PATCH of an upload after it has arrived, before the route's checks: what a slow connection
+ * of the database pool (or a rate limit waiting on Redis) does to one request and not to the next.
+ */
+let holdPatch: { reached: () => void; release: Promise<void> } | undefined;
+const heldPatch: preHandlerAsyncHookHandler = async () => {
+  const hold = holdPatch;
+  if (!hold) return;
+  holdPatch = undefined;
+  hold.reached();
+  await hold.release;
+};
+
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({
+    onRoute(route: RouteOptions) {
+      if (route.method !== 'PATCH' || route.url !== '/v1/uploads/:id') return;
+      route.preHandler = [heldPatch, ...[route.preHandler ?? []].flat()];
+    },
+  });
   const fixtures = await fs.mkdtemp(path.join(ctx.config.dataDir, 'fixtures-'));
   clip = await fs.readFile(await makeClip(fixtures, 'clip.mp4', { width: 180, height: 320, seconds: 2 }));
 });
@@ -166,5 +186,53 @@ describe('uploads of unknown length (Upload-Defer-Length)', () => {
     expect(await c.sessions()).toEqual([]);
     expect(await c.videos()).toEqual([]);
     expect(await fs.readdir(ctx.storage.privateAbs('tus')).catch(() => [] as string[])).toEqual(before);
+  });
+});
+
+describe('a PATCH overtaken by the HEAD its client resumed with', () => {
+  it('is refused, so the offset the HEAD answered stays true and the next PATCH from it is taken', async () => {
+    const c = await creator();
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/uploads',
+      headers: c.tus({ 'upload-length': String(clip.length) }),
+    });
+    const location = String(created.headers.location);
+    const half = Math.floor(clip.length / 2);
+
+    // The PATCH arrives and waits in its checks; the client has given it up and asks where to resume.
+    let reached = () => {};
+    let release = () => {};
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    holdPatch = { reached, release: new Promise<void>((resolve) => (release = resolve)) };
+    const stale = ctx.app.inject({
+      method: 'PATCH',
+      url: location,
+      headers: c.tus({ 'upload-offset': '0', ...withBytes }),
+      payload: clip.subarray(0, half),
+    });
+    await arrived;
+    const head = await ctx.app.inject({ method: 'HEAD', url: location, headers: c.tus() });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['upload-offset']).toBe('0');
+
+    // The given-up PATCH comes out of its checks after the HEAD: it writes nothing.
+    release();
+    const late = await stale;
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toEqual({ message: 'Upload-Offset conflict' });
+    const again = await ctx.app.inject({ method: 'HEAD', url: location, headers: c.tus() });
+    expect(again.headers['upload-offset']).toBe('0');
+
+    // The client carries on from the offset it was told, once, and the upload becomes one video.
+    const rest = await ctx.app.inject({
+      method: 'PATCH',
+      url: location,
+      headers: c.tus({ 'upload-offset': '0', ...withBytes }),
+      payload: clip,
+    });
+    expect(rest.statusCode, rest.body).toBe(204);
+    expect(rest.headers['video-id']).toBeDefined();
+    expect(await c.videos()).toHaveLength(1);
   });
 });
