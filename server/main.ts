@@ -29,7 +29,9 @@ if (runtime.database.kind === 'pglite' && !config.databaseUrl) {
  * node (even a POST: nothing was sent). The connections already open are not cut (Node's server.close()
  * would also close the idle ones, racing a proxy that is writing a request into one): each finishes what it
  * carries, a request in flight or a tus PATCH included, and goes. After DRAIN_DELAY_MS (keep it longer than
- * the proxy's upstream keep-alive, so that it has dropped its idle ones) what is left is closed.
+ * the proxy's upstream keep-alive, so that it has dropped its idle ones) what is left is closed. A connection
+ * still in the listen queue when the listener closes is reset by the kernel, which no code here can prevent:
+ * the README's rolling deploy says how a proxy makes that rare, or rules it out.
  */
 async function drain() {
   app.draining = true;
