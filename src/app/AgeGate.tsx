@@ -1,8 +1,8 @@
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { Link } from 'react-router';
 import { LEAVE_URL, RTA_URL } from '../config';
 import { ageConfirmedAtom } from '../state/preferences';
+import { Link } from '../ui/Link';
 import './gate.css';
 
 /**

@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
 import { PlayIcon } from '../ui/icons';
+import { Link } from '../ui/Link';
 import { ScreenHeader } from '../ui/ScreenHeader';
 
 /** /upload for guests (spec §2): instead of the login wall, why and how to become a creator. */

@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { authAtom } from '../state/auth';
+import { Link } from '../ui/Link';
 import { CloseIcon } from '../ui/more-icons';
 import { SignupSheet } from '../ui/SignupSheet';
 import { DrawerFooter } from './DrawerFooter';

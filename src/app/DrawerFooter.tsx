@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
 import { APP_VERSION, RTA_URL, SOCIAL_URL } from '../config';
+import { Link } from '../ui/Link';
 
 /** Spec §2 footer: the static pages, in this order. */
 const FOOTER_PAGES: [slug: string, label: string][] = [

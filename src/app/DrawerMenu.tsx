@@ -1,12 +1,12 @@
 import { useAtom, useAtomValue } from 'jotai';
 import { type ComponentType, type ReactNode, useState } from 'react';
-import { Link } from 'react-router';
 import { logOut } from '../api/auth';
 import { trackEvent } from '../api/tracking';
 import { LIVE_CAMS_URL, WEBCAM_REVIEWS_URL } from '../config';
 import { authAtom } from '../state/auth';
 import { installPromptAtom, isIos, isStandalone } from '../state/install';
 import { CompassIcon, GlobeIcon, PlusIcon, StarIcon, TvIcon, UserIcon } from '../ui/icons';
+import { Link } from '../ui/Link';
 import { CamIcon, DownloadIcon, ExternalIcon, LoginIcon, LogoutIcon, ShareIcon } from '../ui/more-icons';
 
 function Item({ icon: Icon, children }: { icon: ComponentType; children: ReactNode }) {

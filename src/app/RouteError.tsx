@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../ui/Link';
 
 /**
  * Catches what a screen throws while rendering; `resetKey` (the path) clears it, so navigating elsewhere

@@ -1,6 +1,6 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { trackEvent } from '../api/tracking';
 import { LIVE_CAMS_URL, WEBCAM_REVIEWS_URL } from '../config';
 import { authAtom } from '../state/auth';
@@ -17,6 +17,7 @@ import {
   TvIcon,
   UserIcon,
 } from '../ui/icons';
+import { NavLink } from '../ui/Link';
 import { Spinner } from '../ui/Spinner';
 import { ToastHost } from '../ui/Toast';
 import { OfflineIndicator } from './OfflineIndicator';

@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react';
-import { Link } from 'react-router';
 import { Avatar } from './Avatar';
+import { Link } from './Link';
 import './channel-card.css';
 
 /** Only a plain hex colour may tint a card or a ring: the value comes from another user. */

@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react';
-import { Link } from 'react-router';
 import { Avatar } from './Avatar';
+import { Link } from './Link';
 import './ui.css';
 
 /** A creator as a round avatar with name and LIVE badge: discover's creator rows, a user's followed models. */

@@ -1,5 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from './Link';
 import { ChevronRightIcon } from './more-icons';
 import './menu-list.css';
 

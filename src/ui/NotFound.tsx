@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { messages } from '../contract';
+import { Link } from './Link';
 import './ui.css';
 import { useStillOnScreen } from './useStillOnScreen';
 

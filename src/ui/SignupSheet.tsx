@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from './Link';
 import { Sheet } from './Sheet';
 
 /** What a guest sees when they try something only members can do (rate videos, spec §2 and §4). */

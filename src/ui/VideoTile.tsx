@@ -1,10 +1,10 @@
 import { useSetAtom } from 'jotai';
 import { useId } from 'react';
-import { Link } from 'react-router';
 import type { Video } from '../contract';
 import { currentVideoAtom } from '../state/preferences';
 import { formatCount, formatDuration, tileOf } from './format';
 import { EyeIcon } from './icons';
+import { Link } from './Link';
 import './video-grid.css';
 
 /**

@@ -1,9 +1,10 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Link, useRoutes } from 'react-router';
+import { BrowserRouter, useRoutes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotFound } from '../../src/app/not-found';
 import { messages } from '../../src/contract';
+import { Link } from '../../src/ui/Link';
 
 // A screen whose code never arrives: a link to it leaves the page it was followed from on screen, as a lazy
 // screen on a slow link does.

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { type ReactNode, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { logOut, resendEmail } from '../../api/auth';
 import { errorText } from '../../api/errors';
 import { useOwnProfile } from '../../api/useOwnProfile';
@@ -8,6 +8,7 @@ import { messages, type OwnProfile, type UserType } from '../../contract';
 import { authAtom } from '../../state/auth';
 import { Avatar } from '../../ui/Avatar';
 import { HeartIcon, PlusIcon, SlidersIcon, StarIcon, UserIcon } from '../../ui/icons';
+import { Link } from '../../ui/Link';
 import { type MenuEntry, MenuList } from '../../ui/MenuList';
 import { ChartIcon, HelpIcon, LogoutIcon, ShieldIcon, VerifiedIcon } from '../../ui/more-icons';
 import { LoadFailed } from '../../ui/StateMessage';

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { fetchAccount, suspendAccount, unsuspendAccount } from '../../api/admin';
 import { errorText } from '../../api/errors';
 import { type AccountDetail, suspendReasons, suspendSchema, unsuspendSchema } from '../../contract/admin';
 import { TextAreaField, useForm } from '../../ui/form';
 import { ChevronLeftIcon } from '../../ui/icons';
+import { Link } from '../../ui/Link';
 import { DecisionDialog, ReasonFields } from './DecisionDialog';
 import {
   accountTypeWords,

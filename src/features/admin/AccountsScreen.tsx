@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { fetchAccounts } from '../../api/admin';
 import { type Account, accountQuerySchema } from '../../contract/admin';
 import { Form, TextField, useForm } from '../../ui/form';
+import { Link } from '../../ui/Link';
 import { useStillOnScreen } from '../../ui/useStillOnScreen';
 import { UsersIcon } from './icons';
 import { accountTypeWords, Badge, Empty, Failed, Loading, LoadMore, Page, VerificationBadge } from './parts';

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import * as v from 'valibot';
 import { auditCsvPath, fetchAudit, fetchOperators, fetchPrivateFile } from '../../api/admin';
 import { errorText } from '../../api/errors';
@@ -11,6 +10,7 @@ import {
   auditQuerySchema,
 } from '../../contract/admin';
 import { CheckboxField, DateField, Form, type Option, SelectField, useForm } from '../../ui/form';
+import { Link } from '../../ui/Link';
 import { DownloadIcon } from '../../ui/more-icons';
 import { ListIcon } from './icons';
 import { Empty, Failed, Loading, LoadMore, Page } from './parts';

@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
-import { Link, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router';
+import { Navigate, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { adminMessages } from '../../contract/admin';
+import { Link } from '../../ui/Link';
 import { Spinner } from '../../ui/Spinner';
 import { StateMessage } from '../../ui/StateMessage';
 import { ConsoleLayout } from './Layout';

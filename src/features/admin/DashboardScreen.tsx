@@ -1,9 +1,9 @@
 import { type ComponentType, useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { fetchAudit } from '../../api/admin';
 import { errorText } from '../../api/errors';
 import { type AuditAction, type AuditEntry, auditActions, type Dashboard } from '../../contract/admin';
 import type { IconProps } from '../../ui/icons';
+import { Link } from '../../ui/Link';
 import { ClockIcon } from '../../ui/more-icons';
 import { useCounts } from './counts';
 import { FlagIcon, IdCardIcon, InboxIcon, UsersIcon } from './icons';

@@ -1,8 +1,9 @@
 import { type ComponentType, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { fetchDashboard, operatorSignOut } from '../../api/admin';
 import type { Dashboard } from '../../contract/admin';
 import { type IconProps, MoreIcon } from '../../ui/icons';
+import { NavLink } from '../../ui/Link';
 import { LogoutIcon } from '../../ui/more-icons';
 import { Sheet } from '../../ui/Sheet';
 import { Spinner } from '../../ui/Spinner';

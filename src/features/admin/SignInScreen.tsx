@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { type ReactNode, useEffect, useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import * as v from 'valibot';
 import { operatorSetupConfirm, operatorSetupStart, operatorSignIn } from '../../api/admin';
 import { errorText } from '../../api/errors';
@@ -23,6 +23,7 @@ import {
   TextField,
   useForm,
 } from '../../ui/form';
+import { Link } from '../../ui/Link';
 import { DownloadIcon } from '../../ui/more-icons';
 import { Spinner } from '../../ui/Spinner';
 import { CopyIcon } from './icons';

@@ -1,11 +1,11 @@
 // The pieces every console screen is built from: the page frame, badges, the creator block, times, and the
 // loading, empty, failed and "load more" states of a list.
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { errorText } from '../../api/errors';
 import { ApiError } from '../../api/http';
 import type { VerificationStatus } from '../../contract/common';
 import type { Option } from '../../ui/form';
+import { Link } from '../../ui/Link';
 import { Spinner } from '../../ui/Spinner';
 import { LoadFailed, StateMessage } from '../../ui/StateMessage';
 import { ago, formatDateTime } from './time';

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { forgotPassword } from '../../api/auth';
 import { forgotPasswordSchema, messages } from '../../contract';
 import { Form, SubmitButton, TextField, useForm } from '../../ui/form';
+import { Link } from '../../ui/Link';
 import { AuthArt, AuthFooter, AuthShell } from './AuthShell';
 
 const m = messages.auth;

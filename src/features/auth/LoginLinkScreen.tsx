@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { loginWithToken } from '../../api/auth';
 import { errorText } from '../../api/errors';
 import { ApiError } from '../../api/http';
 import { type LoginTokenResponse, messages, type OperatorChallenge } from '../../contract';
 import { operatorHandoff } from '../../state/operatorHandoff';
+import { Link } from '../../ui/Link';
 import { Spinner } from '../../ui/Spinner';
 import { AuthShell } from './AuthShell';
 import { useFinishSignIn } from './session';

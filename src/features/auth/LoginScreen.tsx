@@ -1,11 +1,12 @@
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { login } from '../../api/auth';
 import { loginSchema, messages } from '../../contract';
 import { authAtom, returnPath } from '../../state/auth';
 import { operatorHandoff } from '../../state/operatorHandoff';
 import { CheckboxField, Form, PasswordField, SubmitButton, TextField, useForm } from '../../ui/form';
+import { Link } from '../../ui/Link';
 import { AuthFooter, AuthShell } from './AuthShell';
 import { LoginLink } from './LoginLinkScreen';
 import { useFinishSignIn } from './session';

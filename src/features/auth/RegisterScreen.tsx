@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import * as v from 'valibot';
 import { checkUsername, register } from '../../api/auth';
 import { isAbort } from '../../api/errors';
@@ -23,6 +23,7 @@ import {
   useForm,
 } from '../../ui/form';
 import { PlayIcon } from '../../ui/icons';
+import { Link } from '../../ui/Link';
 import { CamIcon } from '../../ui/more-icons';
 import { AuthFooter, AuthShell, useFocusOnChange } from './AuthShell';
 import { RESEND_COUNTDOWN_MS } from './countdown';

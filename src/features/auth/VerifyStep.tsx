@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { resendEmail } from '../../api/auth';
 import { errorText } from '../../api/errors';
 import { messages } from '../../contract';
+import { Link } from '../../ui/Link';
 import { AuthArt, AuthShell } from './AuthShell';
 import { formatCountdown, RESEND_COUNTDOWN_MS, useCountdown } from './countdown';
 

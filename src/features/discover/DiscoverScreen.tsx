@@ -1,6 +1,5 @@
 import { useAtomValue } from 'jotai';
 import { startTransition, useEffect, useId, useState } from 'react';
-import { Link } from 'react-router';
 import { discoverGender, fetchDiscover, takeArrivedDiscover } from '../../api/discover';
 import { errorText } from '../../api/errors';
 import { useRequest } from '../../api/useRequest';
@@ -10,6 +9,7 @@ import { type DiscoverResponse, discoverGroups, type SearchResponse } from '../.
 import { useEntryState, useKeptScroll } from '../../state/historyEntry';
 import { preferencesCategoryAtom } from '../../state/preferences';
 import { Avatar } from '../../ui/Avatar';
+import { Link } from '../../ui/Link';
 import { CloseIcon, SearchIcon } from '../../ui/more-icons';
 import { Spinner } from '../../ui/Spinner';
 import { VideoTile } from '../../ui/VideoTile';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import type { CreatorCard, Video, WebcamSite } from '../../contract';
 import { CreatorChip } from '../../ui/CreatorChip';
+import { Link } from '../../ui/Link';
 import { VideoTile } from '../../ui/VideoTile';
 
 /** Spec §9: a carousel ends with a 'More Videos' tile once it holds this many videos. */

@@ -1,10 +1,11 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
-import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { useLocation, useParams, useSearchParams } from 'react-router';
 import { rememberBootRequest, takeBootVideo } from '../../api/boot';
 import { homeGenerationAtom } from '../../state/home';
 import { preferenceSelectedTagsAtom, preferencesCategoryAtom } from '../../state/preferences';
 import { feedOnScreenAtom } from '../../state/skipLink';
+import { Link } from '../../ui/Link';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { pageAdFormats, useAdPlacements } from './ads/ads';

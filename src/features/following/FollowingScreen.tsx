@@ -1,6 +1,5 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { ApiError } from '../../api/http';
 import { fetchFollowingModels } from '../../api/profile';
 import { useRequest } from '../../api/useRequest';
@@ -9,6 +8,7 @@ import { authAtom, expireSession } from '../../state/auth';
 import { Avatar } from '../../ui/Avatar';
 import { FollowButton, type FollowChange } from '../../ui/FollowButton';
 import { CompassIcon } from '../../ui/icons';
+import { Link } from '../../ui/Link';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { LoadFailed, StateMessage } from '../../ui/StateMessage';

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import * as v from 'valibot';
 import { ApiError } from '../../api/http';
 import { fetchPage } from '../../api/pages';
 import { useRequest } from '../../api/useRequest';
 import { messages, pageSlugSchema } from '../../contract';
+import { Link } from '../../ui/Link';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';
 import { sanitizeHtml } from '../../ui/sanitize';

@@ -2,7 +2,6 @@
 // for a visitor, share and the account tools for the owner).
 import { useSetAtom } from 'jotai';
 import type { ComponentType, CSSProperties } from 'react';
-import { Link } from 'react-router';
 import type { ProfileImageField, PublicUser } from '../../contract';
 import { showToastAtom } from '../../state/toast';
 import { Avatar } from '../../ui/Avatar';
@@ -10,6 +9,7 @@ import { BackButton } from '../../ui/BackButton';
 import { FollowButton, type FollowChange } from '../../ui/FollowButton';
 import { formatCount } from '../../ui/format';
 import { SlidersIcon } from '../../ui/icons';
+import { Link } from '../../ui/Link';
 import { CameraIcon, ChartIcon, HelpIcon, ShareIcon, ShieldIcon, VerifiedIcon } from '../../ui/more-icons';
 import { LINK_COPIED, shareLink } from '../../ui/share';
 

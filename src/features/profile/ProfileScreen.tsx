@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { type CSSProperties, useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { trackProfileView } from '../../api/tracking';
 import { useRequest } from '../../api/useRequest';
 import { fetchUser } from '../../api/users';
@@ -8,6 +8,7 @@ import type { OwnProfile, PublicUser } from '../../contract';
 import { authAtom } from '../../state/auth';
 import { ownProfileAtom } from '../../state/ownProfile';
 import type { FollowChange } from '../../ui/FollowButton';
+import { Link } from '../../ui/Link';
 import { NotFound } from '../../ui/NotFound';
 import { Spinner } from '../../ui/Spinner';
 import { ContestBanners } from './Contests';

@@ -1,6 +1,5 @@
 import { useSetAtom } from 'jotai';
 import { type ReactNode, useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import { errorText } from '../../api/errors';
 import { fetchFollowingModels, LIKED_VIDEOS_PATH } from '../../api/profile';
 import { useRequest } from '../../api/useRequest';
@@ -19,6 +18,7 @@ import { showToastAtom } from '../../state/toast';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CreatorChip } from '../../ui/CreatorChip';
 import { CreatorLink } from '../../ui/CreatorLink';
+import { Link } from '../../ui/Link';
 import { ExternalIcon, LinkIcon, ShieldIcon, TrashIcon } from '../../ui/more-icons';
 import { Spinner } from '../../ui/Spinner';
 import { LoadFailed } from '../../ui/StateMessage';

@@ -1,10 +1,11 @@
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useVideoPages } from '../../api/useVideoPages';
 import { type RatingListType, ratingListPath } from '../../api/videoRating';
 import { authAtom } from '../../state/auth';
 import { SmileIcon } from '../../ui/icons';
+import { Link } from '../../ui/Link';
 import { NotFound } from '../../ui/NotFound';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';

@@ -1,10 +1,10 @@
 import { useSetAtom } from 'jotai';
-import { Link } from 'react-router';
 import { updateProfile } from '../../api/profile';
 import { messages, type OwnProfile, profileColorSchema } from '../../contract';
 import { showToastAtom } from '../../state/toast';
 import { ChannelCard } from '../../ui/ChannelCard';
 import { ColorField, Form, SubmitButton, type Swatch, useForm } from '../../ui/form';
+import { Link } from '../../ui/Link';
 import { StateMessage } from '../../ui/StateMessage';
 import { endSessionOn401, SETTINGS_PATH, SettingsPage, useBackToSettings } from './shared';
 

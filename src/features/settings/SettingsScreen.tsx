@@ -1,9 +1,9 @@
 import type { CSSProperties } from 'react';
-import { Link } from 'react-router';
 import type { OwnProfile } from '../../contract';
 import { Avatar } from '../../ui/Avatar';
 import { creatorColor } from '../../ui/ChannelCard';
 import { GlobeIcon, UserIcon } from '../../ui/icons';
+import { Link } from '../../ui/Link';
 import { type MenuEntry, MenuList } from '../../ui/MenuList';
 import { BuildingIcon, GenderIcon, LockIcon, PaletteIcon, ShieldIcon } from '../../ui/more-icons';
 import { genderLabels, isCreator, SettingsPage } from './shared';

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
-import { Link } from 'react-router';
 import { DISCORD_URL, SUPPORT_EMAIL, WHATSAPP_URL } from '../../config';
+import { Link } from '../../ui/Link';
 import {
   ChatIcon,
   ChevronRightIcon,

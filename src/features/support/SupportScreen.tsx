@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { postContact } from '../../api/contact';
 import { useOwnProfile } from '../../api/useOwnProfile';
 import { contactSchema, messages } from '../../contract';
 import { Form, SubmitButton, TextAreaField, TextField, useForm } from '../../ui/form';
+import { Link } from '../../ui/Link';
 import { ChatIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import './support.css';

@@ -1,6 +1,6 @@
 import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/http';
 import { messages } from '../../contract';
 import { TITLE_MAX, tagProblem, uploadDetailsFieldsSchema } from '../../contract/upload-details';
@@ -17,6 +17,7 @@ import {
   TextField,
   useForm,
 } from '../../ui/form';
+import { Link } from '../../ui/Link';
 import { UploadItem } from './UploadItem';
 
 const m = messages.upload;

@@ -1,11 +1,11 @@
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { type UploadView, uploads } from '../../offline/uploads';
 import { onlineAtom } from '../../state/network';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatDuration } from '../../ui/format';
 import { PlayIcon } from '../../ui/icons';
+import { Link } from '../../ui/Link';
 import { CloseIcon, PauseIcon, RetryIcon, UploadIcon } from '../../ui/more-icons';
 import { describe, sizeOf } from './describe';
 

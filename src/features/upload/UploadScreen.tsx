@@ -1,11 +1,12 @@
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/http';
 import { useOwnProfile } from '../../api/useOwnProfile';
 import { messages, type OwnProfile } from '../../contract';
 import { useUpload } from '../../offline/uploads';
 import { authAtom, expireSession } from '../../state/auth';
+import { Link } from '../../ui/Link';
 import { ShieldIcon, UploadIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';

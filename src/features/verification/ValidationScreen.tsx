@@ -1,9 +1,9 @@
 import { useSetAtom } from 'jotai';
 import { type ReactNode, useState } from 'react';
-import { Link } from 'react-router';
 import { useOwnProfile } from '../../api/useOwnProfile';
 import { messages, type OwnProfile } from '../../contract';
 import { showToastAtom } from '../../state/toast';
+import { Link } from '../../ui/Link';
 import { CheckIcon, ClockIcon, ShieldIcon } from '../../ui/more-icons';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { Spinner } from '../../ui/Spinner';

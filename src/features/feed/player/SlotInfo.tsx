@@ -1,9 +1,9 @@
 import { type RefObject, useState } from 'react';
-import { Link } from 'react-router';
 import { trackEvent, trackLinkClick } from '../../../api/tracking';
 import type { Video } from '../../../contract';
 import { type PanelState, usePanelState } from '../../../state/panel';
 import { Avatar } from '../../../ui/Avatar';
+import { Link } from '../../../ui/Link';
 import { SeekBar } from './SeekBar';
 import './slot-polish.css';
 

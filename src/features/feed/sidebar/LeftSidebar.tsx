@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { fetchFeedPage } from '../../../api/videos';
 import type { Video } from '../../../contract';
 import { formatCount, tileOf } from '../../../ui/format';
 import { EyeIcon, HeartIcon } from '../../../ui/icons';
+import { Link } from '../../../ui/Link';
 import { type AdPlacement, mixAds, SIDEBAR_PAGE_SIZE, SIDEBAR_STOP_BELOW, sidebarColumns } from './sidebar';
 import './sidebar.css';
 

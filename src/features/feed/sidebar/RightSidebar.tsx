@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { fetchUser, userVideosPath } from '../../../api/users';
 import { fetchFeedPage } from '../../../api/videos';
 import type { PublicUser, Video } from '../../../contract';
@@ -7,6 +6,7 @@ import { Avatar } from '../../../ui/Avatar';
 import { CreatorLink } from '../../../ui/CreatorLink';
 import { FollowButton, type FollowChange } from '../../../ui/FollowButton';
 import { formatCount, tileOf } from '../../../ui/format';
+import { Link } from '../../../ui/Link';
 import { VerifiedIcon } from '../../../ui/more-icons';
 import './sidebar.css';
 
