@@ -4,8 +4,9 @@ import { type To, useHref, useLinkClickHandler, useLocation, useResolvedPath } f
 /**
  * The app's links, on React Router's own hooks for a custom link (useHref, useLinkClickHandler). Its <Link>
  * and <NavLink> carry prefetching for its framework mode (route modules, data), which no screen here uses
- * and which was 2 KB gzipped of the first load of `/`. Only what the app passes is kept: a destination, and
- * the history entry's `replace` and `state`.
+ * and which was 2.4 KB gzipped of the first load of `/`. Only what the app passes is kept: a destination in
+ * the app, and the history entry's `replace` and `state`. Addresses of other sites are plain <a> elements
+ * (MenuList, AdLink, CreatorLink): React Router's Link told them apart, this one does not.
  */
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
   to: To;
