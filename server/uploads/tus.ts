@@ -281,9 +281,11 @@ export async function createTus(
     async handle(request, reply, user) {
       if (request.method === 'POST' && request.headers['content-type'] === UPLOAD_BYTES_TYPE)
         return createWithUpload(request, reply, user);
+      // Every request that gets here is counted (a HEAD too: it is what overtakes); only a PATCH writes, so
+      // only an overtaken PATCH is refused.
       const arrival = arrivals.get(request);
-      if (arrival && !order.reach(arrival) && request.method === 'PATCH')
-        return answer(reply, overtaken(), request.method);
+      const wasOvertaken = arrival !== undefined && !order.reach(arrival);
+      if (wasOvertaken && request.method === 'PATCH') return answer(reply, overtaken(), request.method);
       const hasBody = request.method === 'POST' || request.method === 'PATCH';
       const webRequest = new Request(`http://uploads.invalid${pathOf(request)}`, {
         method: request.method,
