@@ -19,7 +19,7 @@
 // from (network, HTTP cache, service worker), as a CDP session that only listens sees them.
 //
 // Needs root (it skips, saying why, otherwise). BENCH_RUNS (5) runs per subject and profile; DIST_DIR a build to
-// serve instead of dist/; BENCH_DATA_DIR a seeded demo to reuse.
+// serve instead of dist/; BENCH_DATA_DIR a seeded demo to reuse; BENCH_TIMELINE=1 prints each visit's requests.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -170,6 +170,34 @@ async function watchMedia(page: Page) {
   };
 }
 
+/**
+ * BENCH_TIMELINE=1: where a visit's time went, on stderr. The document, the feed's answer and each media request
+ * with when it was asked for, sent and answered (first and last byte), in ms from navigation start; and the
+ * page's own marks (performance.mark), for probing the boot script.
+ */
+async function timeline(page: Page, frameMs: number): Promise<string> {
+  const rows = await page.evaluate(() =>
+    performance
+      .getEntries()
+      .filter(
+        (e) =>
+          e.entryType === 'navigation' ||
+          e.entryType === 'mark' ||
+          /\.m3u8$|\.ts$|\/v1\/videos$/.test(new URL(e.name, location.href).pathname),
+      )
+      .map((e) => {
+        if (e.entryType === 'mark') return `mark ${e.name} at ${e.startTime.toFixed(0)}`;
+        const r = e as PerformanceResourceTiming;
+        const name = new URL(r.name).pathname.split('/').slice(-2).join('/');
+        return (
+          `${name}: asked ${r.startTime.toFixed(0)}, sent ${r.requestStart.toFixed(0)}, answered ` +
+          `${r.responseStart.toFixed(0)}-${r.responseEnd.toFixed(0)}, ${r.transferSize} B`
+        );
+      }),
+  );
+  return [`    first frame at ${frameMs.toFixed(0)}`, ...rows.map((row) => `      ${row}`)].join('\n');
+}
+
 /** ms from navigation start to the first frame of the video on screen (NaN: none in time), and what it took. */
 async function visit(
   harness: Harness,
@@ -188,6 +216,7 @@ async function visit(
       ]),
     FIRST_FRAME_GIVE_UP_MS,
   );
+  if (process.env.BENCH_TIMELINE) console.error(await timeline(page, ms));
   return { ms, bytes: harness.link.downloadedBytes() - before, media: media() };
 }
 
