@@ -60,6 +60,12 @@ async function bundleFigures(): Promise<Record<string, string>> {
     }
     return { raw, gz };
   };
+  const page = path.join(dist, 'index.html');
+  const html = {
+    raw: (await fs.stat(page)).size,
+    br: (await fs.stat(`${page}.br`)).size,
+    gz: (await fs.stat(`${page}.gz`)).size,
+  };
   const js = await sizes(files, '.js');
   const css = await sizes(files, '.css');
   const shellJs = await sizes(shellFiles, '.js');
@@ -85,6 +91,8 @@ async function bundleFigures(): Promise<Record<string, string>> {
     '  of which the shell (entry + static imports)': kb(shellJs.gz),
     '  service-worker registration, loaded after first render': kb(registration.gz),
     'home route initial CSS, gzipped': `${kb(css.gz)} (${kb(css.raw)} raw)`,
+    // The first download of every visit without the service worker, and of every update check.
+    'index.html as sent (the build precompressed it)': `${kb(html.br)} brotli, ${kb(html.gz)} gzip (${kb(html.raw)} raw)`,
   };
 }
 
