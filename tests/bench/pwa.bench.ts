@@ -91,7 +91,7 @@ async function bundleFigures(): Promise<Record<string, string>> {
     '  of which the shell (entry + static imports)': kb(shellJs.gz),
     '  service-worker registration, loaded after first render': kb(registration.gz),
     'home route initial CSS, gzipped': `${kb(css.gz)} (${kb(css.raw)} raw)`,
-    // The first download of every visit without the service worker, and of every update check.
+    // The first download of every visit the service worker does not serve, and of each update it installs.
     'index.html as sent (the build precompressed it)': `${kb(html.br)} brotli, ${kb(html.gz)} gzip (${kb(html.raw)} raw)`,
   };
 }
