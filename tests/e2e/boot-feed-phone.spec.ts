@@ -229,7 +229,7 @@ test('the first video starts loading before the app code, in the element that th
   expect(playlists.filter((url) => url.endsWith(src ?? '-'))).toHaveLength(1);
 });
 
-/** What the init script below notes about index.html's on-screen video (kept on `window.__boot`). */
+/** What `watchBootStage` notes about index.html's on-screen video. */
 interface BootSeen {
   frameAt: number;
   onScreen: boolean;
@@ -238,12 +238,12 @@ interface BootSeen {
   element?: HTMLVideoElement;
 }
 
-test('on a first visit the first video plays on screen before the app code is asked for, and plays on in the feed', async ({
-  page,
-}) => {
-  // What the viewer sees of index.html's element: its first frame (and whether it was on screen then), and
-  // any pause or jump back once the feed has it.
-  await page.addInitScript(() => {
+/**
+ * What the viewer sees of index.html's element (kept on `window.__boot`): its first frame (and whether it was on
+ * screen then), and any pause or jump back once the feed has it.
+ */
+const watchBootStage = (page: Page) =>
+  page.addInitScript(() => {
     const w = window as unknown as { __boot: BootSeen };
     w.__boot = { frameAt: Number.NaN, onScreen: false, pauses: 0, back: 0 };
     let last = 0;
@@ -265,11 +265,10 @@ test('on a first visit the first video plays on screen before the app code is as
       });
     }).observe(document, { childList: true, subtree: true });
   });
-  await page.goto('/');
-  const video = current(page).locator('video');
-  await expect(video).toHaveAttribute('src', /\/master\.m3u8$/);
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0.5);
-  const seen = await page.evaluate(() => {
+
+/** What `watchBootStage` saw, and when the app's entry module was asked for. */
+const bootSeen = (page: Page) =>
+  page.evaluate(() => {
     const w = window as unknown as { __boot: BootSeen };
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const shown = document.querySelector('[role=feed] article[aria-hidden=false] video');
@@ -283,6 +282,16 @@ test('on a first visit the first video plays on screen before the app code is as
       entryAsked: entries.find((e) => /\/assets\/index-[^/]+\.js$/.test(e.name))?.startTime ?? Number.NaN,
     };
   });
+
+test('on a first visit the first video plays on screen before the app code is asked for, and plays on in the feed', async ({
+  page,
+}) => {
+  await watchBootStage(page);
+  await page.goto('/');
+  const video = current(page).locator('video');
+  await expect(video).toHaveAttribute('src', /\/master\.m3u8$/);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0.5);
+  const seen = await bootSeen(page);
   // Its first frame came on screen, where the feed's stage is, before the app's code was even asked for.
   expect(seen.onScreen).toBe(true);
   expect(seen.frameAt).toBeLessThanOrEqual(seen.entryAsked);
@@ -421,6 +430,21 @@ test.describe('a return visit, the service worker in control', () => {
         return started.length === 1 && started[0] === shown;
       }),
     ).toBe(true);
+  });
+
+  test("the app's code waits for the first frame here too: the player's steps do not queue behind it", async ({
+    page,
+  }) => {
+    const src = await firstVisit(page);
+    await watchBootStage(page);
+    await page.reload();
+    await expectPlaying(page, src);
+    const seen = await bootSeen(page);
+    // Read from the device, but run on the main thread, where the player's next requests waited behind it.
+    expect(seen.onScreen).toBe(true);
+    expect(seen.frameAt).toBeLessThanOrEqual(seen.entryAsked);
+    expect(seen.taken).toBe(true);
+    expect(seen.pauses).toBe(0);
   });
 
   test('a guess the answer proves wrong is stopped, and the answer’s first video plays', async ({ page }) => {
