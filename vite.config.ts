@@ -178,9 +178,10 @@ function paintFirst(): Plugin {
 /**
  * index.html as it travels: its inline boot script and style minified and its comments gone. They are written
  * for people (the boot script is mostly comments), and every visit the service worker does not serve downloads
- * the page before anything else (as does each update the worker installs): 4.3 KB brotli as written, 2.6 KB so. Last among the page's transforms, so that
- * what the others inline is included. The same source gives the same text in every build, which the
- * Content-Security-Policy's hashes of the inline scripts (server/http/security.ts) rely on.
+ * the page before anything else (as does each update the worker installs): 4.3 KB brotli as written, 2.6 KB
+ * so. Last among the page's transforms, so that what the others inline is included. The same source gives the
+ * same text in every build, which the Content-Security-Policy's hashes of the inline scripts
+ * (server/http/security.ts) rely on.
  */
 function compactShell(): Plugin {
   const minify = async (code: string, loader: 'js' | 'css') =>
