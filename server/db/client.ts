@@ -93,6 +93,20 @@ async function openPglite(
     extensions: pgliteExtensions,
     ...(image ? { loadDataDir: image } : {}),
   });
+  return pgliteDatabase(client, async () => {
+    try {
+      await client.close();
+    } finally {
+      await release();
+    }
+  });
+}
+
+/**
+ * The Database of an open PGlite client; `close` is what closing it does (the client's close and the data
+ * directory's release here, giving the client back to a pool in the API tests).
+ */
+export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -123,13 +137,7 @@ async function openPglite(
         // Uncompressed: every request waits while the files are read, and gzip would triple that wait.
         return { tarball: await client.dumpDataDir('none'), read: value };
       }),
-    async close() {
-      try {
-        await client.close();
-      } finally {
-        await release();
-      }
-    },
+    close,
   };
 }
 

@@ -15,6 +15,7 @@ import * as t from '../../server/db/schema';
 import type { AppDeps } from '../../server/deps';
 import { type Jobs, startJobs } from '../../server/jobs/boss';
 import { LocalStorage } from '../../server/media/storage';
+import { pooledPglite } from './pglite-pool';
 
 export interface TestContext extends AppDeps {
   app: FastifyInstance;
@@ -95,7 +96,6 @@ export async function createTestContext(
     ? await createPostgresDatabase(process.env.DATABASE_URL, process.env[PG_TEMPLATE_VAR])
     : undefined;
   const imageFile = pgDb ? undefined : process.env[PGLITE_IMAGE_VAR];
-  const image = imageFile ? new Blob([await fs.readFile(imageFile)]) : undefined;
   const config: Config = {
     ...loadConfig({}),
     dataDir,
@@ -108,7 +108,11 @@ export async function createTestContext(
     feedCacheMs: 0,
     ...opts.config,
   };
-  const database = await openDatabase({ ...config, image });
+  // In memory: the worker's PGlite, emptied after its last file (pglite-pool.ts).
+  const database =
+    imageFile && config.databaseUrl === 'memory://'
+      ? await pooledPglite(async () => new Blob([await fs.readFile(imageFile)]))
+      : await openDatabase(config);
   // Nothing left to apply on a migrated copy; a fresh database gets them all.
   await database.migrate();
   const storage = new LocalStorage(dataDir, config.mediaPublicUrl);
