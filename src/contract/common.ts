@@ -30,6 +30,10 @@ type BlankIsAbsent<F extends QueryField> = v.OptionalSchema<
   F['default']
 >;
 
+// The schema builders here carry /* @__NO_SIDE_EFFECTS__ */ as valibot's own do: without it the bundler must
+// keep every schema built with them, so the server's query schemas (feedQuerySchema...) went to every
+// browser in the first download of `/`.
+/* @__NO_SIDE_EFFECTS__ */
 const blankIsAbsent = <F extends QueryField>(field: F): BlankIsAbsent<F> =>
   v.optional(
     v.pipe(
@@ -45,6 +49,7 @@ const blankIsAbsent = <F extends QueryField>(field: F): BlankIsAbsent<F> =>
  * calls look like `?gender=&per_page=20&page=` (a client fills its URL template whether or not it has a
  * value), and answering them 422 would break every such client.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function listQuery<E extends Record<string, QueryField>>(entries: E) {
   const fields = Object.fromEntries(
     Object.entries(entries).map(([key, field]) => [key, blankIsAbsent(field)]),
@@ -53,6 +58,7 @@ export function listQuery<E extends Record<string, QueryField>>(entries: E) {
 }
 
 /** Laravel-like list envelope: `{ data, links: { next } }`, `next` is null on the last page. */
+/* @__NO_SIDE_EFFECTS__ */
 export const listOf = <T extends v.GenericSchema>(item: T) =>
   v.object({
     data: v.array(item),
@@ -60,6 +66,7 @@ export const listOf = <T extends v.GenericSchema>(item: T) =>
   });
 
 /** Laravel-like single envelope: `{ data }`. */
+/* @__NO_SIDE_EFFECTS__ */
 export const dataOf = <T extends v.GenericSchema>(item: T) => v.object({ data: item });
 
 /** Every non-2xx answer: `{ message }`; a 422 adds `errors: { field: [messages] }`. */
@@ -87,6 +94,7 @@ export function idOf(value: string): number | undefined {
  * A row id in a JSON body or a form: a number or its digits, 1 to MAX_ID. A missing key answers `message`
  * too (the server's parse reads a missing key's message from the schema), never valibot's generic words.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export const idSchema = (message: string) =>
   v.pipe(
     v.union([v.number(message), v.pipe(v.string(), v.regex(/^\d{1,10}$/), v.transform(Number))], message),
@@ -126,4 +134,5 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const isWellFormedText = (s: string): boolean => !LONE_SURROGATE.test(s);
 
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a 422 instead of a 500. */
+/* @__NO_SIDE_EFFECTS__ */
 export const noNul = (message: string) => v.check((s: string) => !s.includes('\u0000'), message);
