@@ -37,12 +37,15 @@ test.describe('ad formats', () => {
     await context.route('**/ads.json', (route) =>
       route.fulfill({ json: [{ name: 'pop', slotId: 'p-1', type: 'pop', href: 'https://ads.example/pop' }] }),
     );
-    // The pop arms itself (one window pointerup listener, the app's only one) once its lazy code and the
-    // device store have answered; a tap before then opens nothing, so the test taps after (CI, two workers).
+    // The pop arms itself (a capturing window pointerup listener, the app's only one) once its lazy code and
+    // the device store have answered; a tap before then opens nothing, so the test taps after (CI, two
+    // workers). Playwright's own script adds window pointerup listeners too, as `{ capture: true, passive:
+    // false }`, when it first evaluates in the page: counted as the pop's, they let the test tap 1-3 s early,
+    // and with two workers here it met a pop that was not armed yet 10 times in 12.
     await context.addInitScript(() => {
       const add = window.addEventListener;
       window.addEventListener = function (this: Window, ...args: Parameters<typeof add>) {
-        if (args[0] === 'pointerup') Object.assign(window, { popArmed: true });
+        if (args[0] === 'pointerup' && args[2] === true) Object.assign(window, { popArmed: true });
         return add.apply(this, args);
       } as typeof add;
     });
